@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# JFS deprecation, in the guest:
+#  - mkfs.jfs on the scratch disk, then two mounts: the deprecation warning
+#    is in the kernel log exactly once (it is printed once per boot);
+#  - the filesystem still works: write, fsync, umount, fsck.jfs finds it
+#    clean, remount, the checksums are unchanged.
+# Exit 0 = pass, 4 = skip (prerequisite missing), anything else = fail.
+# On the pristine tree the warning checks fail by design (no warning yet).
+
+# The exact text printed by jfs_fill_super() (fs/jfs/super.c).
+MSG='JFS: the JFS filesystem is deprecated and scheduled for removal from the kernel; if you still use it, please report to jfs-discussion@lists.sourceforge.net'
+DEV=${JFS_TEST_DEV:-/dev/sda}
+MNT=/tmp/jfs-deprecation.mnt
+
+failed=0
+pass() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; failed=1; }
+skip() { echo "SKIP: $*"; exit 4; }
+
+warnings() { dmesg | grep -c -F "$MSG"; }
+
+cleanup() {
+	grep -q " $MNT " /proc/mounts && umount "$MNT"
+	rmdir "$MNT" 2>/dev/null
+}
+trap cleanup EXIT
+
+[ -b "$DEV" ] || skip "no scratch block device $DEV"
+for tool in mkfs.jfs fsck.jfs dmesg; do
+	command -v "$tool" >/dev/null 2>&1 || skip "$tool not in PATH"
+done
+if command -v sha256sum >/dev/null 2>&1; then
+	SUM=sha256sum
+elif command -v md5sum >/dev/null 2>&1; then
+	SUM=md5sum
+else
+	skip "no sha256sum or md5sum"
+fi
+# The harness config builds JFS in: its absence is a failure, not a skip.
+if ! grep -q -w jfs /proc/filesystems; then
+	fail "jfs is not in /proc/filesystems"
+	exit 1
+fi
+if grep -q "^$DEV " /proc/mounts; then
+	fail "$DEV is mounted already"
+	exit 1
+fi
+
+n0=$(warnings)
+echo "deprecation warnings in the log before the test: $n0"
+
+if mkfs.jfs -q "$DEV" >/tmp/jfs-mkfs.log 2>&1; then
+	pass "mkfs.jfs $DEV"
+else
+	cat /tmp/jfs-mkfs.log
+	fail "mkfs.jfs $DEV"
+	exit 1
+fi
+
+mkdir -p "$MNT"
+
+# First mount, write, fsync, checksum.
+if ! mount -t jfs "$DEV" "$MNT"; then
+	fail "first mount of $DEV"
+	dmesg | tail -n 20
+	exit 1
+fi
+pass "first mount"
+n1=$(warnings)
+if [ "$n1" -eq 1 ]; then
+	pass "after the first mount the deprecation warning is in the log once"
+else
+	fail "after the first mount the deprecation warning is in the log $n1 time(s), expected exactly 1"
+fi
+
+dd if=/dev/urandom of="$MNT/random.bin" bs=65536 count=64 2>/dev/null &&
+	mkdir "$MNT/dir" && echo "chopblock jfs test" >"$MNT/dir/text" ||
+	fail "writing the test files"
+# Make the data durable before the checksum: fsync each file (busybox
+# fsync applet, or sync FILE with coreutils), then the whole filesystem.
+if command -v fsync >/dev/null 2>&1; then
+	fsync "$MNT/random.bin" "$MNT/dir/text" || fail "fsync"
+else
+	sync "$MNT/random.bin" "$MNT/dir/text" || fail "sync FILE"
+fi
+sync
+sum1=$(cd "$MNT" && $SUM random.bin dir/text)
+echo "checksums after writing:"
+echo "$sum1"
+
+if umount "$MNT"; then
+	pass "umount after writing"
+else
+	fail "umount after writing"
+	exit 1
+fi
+
+# Full read-only check of the unmounted filesystem.
+fsck.jfs -n -f "$DEV" >/tmp/jfs-fsck.log 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "Filesystem is clean" /tmp/jfs-fsck.log; then
+	pass "fsck.jfs -n -f: clean"
+else
+	cat /tmp/jfs-fsck.log
+	fail "fsck.jfs -n -f: exit $rc, not clean"
+fi
+
+# Second mount: same data, and no second warning.
+if ! mount -t jfs "$DEV" "$MNT"; then
+	fail "second mount of $DEV"
+	dmesg | tail -n 20
+	exit 1
+fi
+pass "second mount"
+sum2=$(cd "$MNT" && $SUM random.bin dir/text)
+if [ -n "$sum1" ] && [ "$sum1" = "$sum2" ]; then
+	pass "checksums equal after remount ($SUM)"
+else
+	echo "checksums after remount:"
+	echo "$sum2"
+	fail "checksums differ after remount"
+fi
+n2=$(warnings)
+if [ "$n2" -eq 1 ]; then
+	pass "two mounts, the deprecation warning is in the log exactly once"
+else
+	fail "after two mounts the deprecation warning is in the log $n2 time(s), expected exactly 1"
+fi
+
+umount "$MNT" || fail "final umount"
+
+exit $failed

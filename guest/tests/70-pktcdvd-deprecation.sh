@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# pktcdvd deprecation, in the guest:
+#  - binding pktcdvd0 to the CD drive with udftools' pktsetup prints the
+#    deprecation warning, and a second binding later in the same boot does
+#    not print it again;
+#  - /dev/pktcdvd/pktcdvd0 appears, and "pktsetup -d" removes it again;
+#  - reading through the packet device returns the same bytes as the CD.
+#    pktcdvd may refuse to open QEMU's drive (pkt_open_dev() needs the
+#    last written address of a recordable disc): then this test prints the
+#    kernel log lines that say why, and reports the read comparison as NOT
+#    VERIFIED. It fails only if the open fails without such an explanation
+#    or if the bytes differ.
+# Exit 0 = pass, 4 = skip (prerequisite missing), anything else = fail.
+# On the pristine tree the warning checks fail by design (no warning yet).
+
+# The exact text printed by pkt_setup_dev() (drivers/block/pktcdvd.c,
+# with its "pktcdvd: " pr_fmt prefix).
+MSG='pktcdvd: the pktcdvd driver is deprecated and scheduled for removal from the kernel; if you still need it, please report to linux-block@vger.kernel.org'
+CD=${PKTCDVD_TEST_CD:-/dev/sr0}
+NAME=pktcdvd0
+PKT=/dev/pktcdvd/$NAME
+
+failed=0
+pass() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; failed=1; }
+skip() { echo "SKIP: $*"; exit 4; }
+
+warnings() { dmesg | grep -c -F "$MSG"; }
+# Kernel log lines printed after line $1.
+log_since() { dmesg | tail -n +"$(($1 + 1))"; }
+
+bound() { [ -b "$PKT" ] || [ -e "/sys/class/pktcdvd/$NAME" ]; }
+
+cleanup() {
+	bound && pktsetup -d "$NAME" >/dev/null 2>&1
+	rm -f /tmp/pkt-cd.bin /tmp/pkt-pkt.bin
+}
+trap cleanup EXIT
+
+[ -b "$CD" ] || skip "no CD drive $CD"
+for tool in pktsetup dmesg cmp; do
+	command -v "$tool" >/dev/null 2>&1 || skip "$tool not in PATH"
+done
+if bound; then
+	fail "$NAME is bound already"
+	exit 1
+fi
+
+n0=$(warnings)
+echo "deprecation warnings in the log before the test: $n0"
+
+# Bind.
+l0=$(dmesg | wc -l)
+if pktsetup "$NAME" "$CD"; then
+	pass "pktsetup $NAME $CD"
+else
+	log_since "$l0"
+	fail "pktsetup $NAME $CD"
+	exit 1
+fi
+n1=$(warnings)
+if [ "$n1" -eq 1 ]; then
+	pass "after binding the deprecation warning is in the log once"
+else
+	log_since "$l0"
+	fail "after binding the deprecation warning is in the log $n1 time(s), expected exactly 1"
+fi
+
+# devtmpfs creates the node when the disk is added; allow udev-less
+# setups a moment.
+i=0
+while [ ! -b "$PKT" ] && [ $i -lt 5 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+if [ -b "$PKT" ]; then
+	pass "$PKT exists"
+else
+	ls -l /dev/pktcdvd 2>&1
+	fail "$PKT does not exist"
+fi
+
+# Read the CD directly and through the packet device.
+if dd if="$CD" of=/tmp/pkt-cd.bin bs=2048 2>/dev/null; then
+	size=$(wc -c </tmp/pkt-cd.bin)
+	echo "read $size bytes from $CD"
+	[ "$size" -gt 0 ] || fail "$CD is empty"
+else
+	fail "reading $CD"
+	size=0
+fi
+if [ -b "$PKT" ] && [ "$size" -gt 0 ]; then
+	l1=$(dmesg | wc -l)
+	if dd if="$PKT" of=/tmp/pkt-pkt.bin bs=2048 2>/tmp/pkt-dd.err; then
+		if cmp /tmp/pkt-cd.bin /tmp/pkt-pkt.bin; then
+			pass "reading $PKT returns the same $size bytes as $CD"
+		else
+			fail "reading $PKT returns different bytes than $CD"
+		fi
+	else
+		echo "reading $PKT failed: $(cat /tmp/pkt-dd.err)"
+		echo "kernel log since the open:"
+		log_since "$l1" | sed 's/^/    /'
+		if log_since "$l1" | grep -q "pkt_get_last_written failed"; then
+			echo "NOT VERIFIED: read through $PKT compared with $CD:" \
+				"pktcdvd cannot open this drive for reading" \
+				"(kernel: pkt_get_last_written failed, the drive" \
+				"reports no last written address)"
+		else
+			fail "opening $PKT failed and the kernel log does not say why"
+		fi
+	fi
+fi
+
+# Unbind: the node goes away.
+if pktsetup -d "$NAME"; then
+	pass "pktsetup -d $NAME"
+else
+	fail "pktsetup -d $NAME"
+fi
+i=0
+while [ -e "$PKT" ] && [ $i -lt 5 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+if [ -e "$PKT" ] || [ -e "/sys/class/pktcdvd/$NAME" ]; then
+	fail "$NAME still present after pktsetup -d"
+else
+	pass "$PKT removed"
+fi
+
+# Bind and unbind once more: the warning is printed once per boot only.
+if pktsetup "$NAME" "$CD"; then
+	n2=$(warnings)
+	if [ "$n2" -eq 1 ]; then
+		pass "second binding: the deprecation warning is still in the log exactly once"
+	else
+		fail "second binding: the deprecation warning is in the log $n2 time(s), expected exactly 1"
+	fi
+	pktsetup -d "$NAME" || fail "second pktsetup -d $NAME"
+else
+	fail "second pktsetup $NAME $CD"
+fi
+
+exit $failed
