@@ -3,7 +3,8 @@
 #
 # JFS deprecation, in the guest:
 #  - mkfs.jfs on the scratch disk, then two mounts: the deprecation warning
-#    is in the kernel log exactly once (it is printed once per boot);
+#    is in the kernel log exactly once (it is printed once per boot; if an
+#    earlier test mounted JFS in this boot, it was printed then);
 #  - the filesystem still works: write, fsync, umount, fsck.jfs finds it
 #    clean, remount, the checksums are unchanged.
 # Exit 0 = pass, 4 = skip (prerequisite missing), anything else = fail.
@@ -13,6 +14,11 @@
 MSG='JFS: the JFS filesystem is deprecated and scheduled for removal from the kernel; if you still use it, please report to jfs-discussion@lists.sourceforge.net'
 DEV=${JFS_TEST_DEV:-/dev/sda}
 MNT=/tmp/jfs-deprecation.mnt
+
+# wait_for() comes from the guest library; fail() is redefined below so
+# that one failed check does not hide the result of the others.
+[ -r /lib/chopblock.sh ] && . /lib/chopblock.sh
+command -v wait_for >/dev/null 2>&1 || wait_for() { [ -e "$1" ]; }
 
 failed=0
 pass() { echo "ok: $*"; }
@@ -27,6 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+wait_for "$DEV" 10
 [ -b "$DEV" ] || skip "no scratch block device $DEV"
 for tool in mkfs.jfs fsck.jfs dmesg; do
 	command -v "$tool" >/dev/null 2>&1 || skip "$tool not in PATH"
