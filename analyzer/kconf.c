@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kconfig semantics from the tree's own parser (scripts/kconfig, compiled
+ * at build time from the tree named by the KSRC make variable).
+ *
+ * The parser keeps global state, so every architecture is parsed in a
+ * forked child.  The child computes, for each symbol, whether any
+ * configuration of that architecture can enable it (a least fixed point
+ * over prompts, defaults, selects and implies, with the dependencies of
+ * menus, ifs and choices that menu_finalize() folded into them), and writes
+ * one line per symbol to a pipe.
+ *
+ * Toolchain probes ($(cc-option,...), $(success,...) with $(CC)) are
+ * answered "yes" without running anything: popen() is overridden below.
+ * Symbols whose definition uses $(...) are additionally treated as free
+ * (both values possible), so that no answer of the fake toolchain can make
+ * live code look dead.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "list.h"
+#include "lkc.h"
+#include "chopblock.h"
+
+extern char **environ;
+
+#define FAKE_TC "chopblock-fake-toolchain"
+
+/* ---- popen() override used by the Kconfig preprocessor ---- */
+
+struct pproc {
+	FILE *fp;
+	pid_t pid;
+};
+static struct pproc procs[8];
+
+static FILE *answer(const char *s)
+{
+	FILE *fp = fmemopen(NULL, strlen(s) + 2, "w+");
+
+	if (!fp)
+		return NULL;
+	fputs(s, fp);
+	rewind(fp);
+	return fp;
+}
+
+FILE *popen(const char *cmd, const char *type)
+{
+	const char *t, *q;
+	posix_spawn_file_actions_t fa;
+	char *argv[4];
+	int fds[2], i;
+	pid_t pid;
+
+	(void)type;
+	/* "{ CMD; } >/dev/null 2>&1 && echo "THEN" || echo "ELSE"" */
+	if (!strncmp(cmd, "{ ", 2) && (t = strstr(cmd, "&& echo \""))) {
+		if (memmem(cmd, t - cmd, FAKE_TC, strlen(FAKE_TC))) {
+			char buf[256];
+
+			t += 9;
+			q = strchr(t, '"');
+			if (q && q - t < (long)sizeof(buf)) {
+				memcpy(buf, t, q - t);
+				buf[q - t] = 0;
+				return answer(buf);
+			}
+		}
+	}
+	if (strstr(cmd, "cc-version.sh"))
+		return answer("GCC 140200");
+	if (strstr(cmd, "as-version.sh"))
+		return answer("GNU 24400");
+	if (strstr(cmd, "ld-version.sh"))
+		return answer("BFD 24400");
+	if (strstr(cmd, "rustc-version.sh") || strstr(cmd, "rustc-llvm-version") ||
+	    strstr(cmd, "bindgen"))
+		return answer("0");
+	if (strstr(cmd, FAKE_TC))
+		return answer("");
+	/* anything else (test, set --, echo): a real shell */
+	if (pipe(fds))
+		return NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = (char *)cmd;
+	argv[3] = NULL;
+	if (posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	for (i = 0; i < 8; i++) {
+		if (!procs[i].fp) {
+			procs[i].fp = fdopen(fds[0], "r");
+			procs[i].pid = pid;
+			return procs[i].fp;
+		}
+	}
+	close(fds[0]);
+	return NULL;
+}
+
+int pclose(FILE *fp)
+{
+	int i, st = 0;
+
+	for (i = 0; i < 8; i++) {
+		if (procs[i].fp == fp) {
+			fclose(fp);
+			while (waitpid(procs[i].pid, &st, 0) < 0 && errno == EINTR)
+				;
+			procs[i].fp = NULL;
+			return st;
+		}
+	}
+	fclose(fp);
+	return 0;
+}
+
+/* ---- possibility analysis inside the child ---- */
+
+struct kstate {
+	struct symbol *sym;
+	unsigned char cany, cann, free, forced;
+};
+
+static struct kstate *ks;
+static int nks;
+static struct symbol **pm_key;
+static int *pm_val;
+static size_t pm_cap;
+static int allow_ct, use_forced;
+static struct symbol *compile_test;
+
+static size_t pm_slot(struct symbol *s)
+{
+	size_t i = ((uintptr_t)s >> 4) * 0x9E3779B97F4A7C15ULL;
+
+	i &= pm_cap - 1;
+	while (pm_key[i] && pm_key[i] != s)
+		i = (i + 1) & (pm_cap - 1);
+	return i;
+}
+
+static int sym_idx(struct symbol *s)
+{
+	size_t i = pm_slot(s);
+
+	return pm_key[i] ? pm_val[i] : -1;
+}
+
+static int poss_y(struct expr *e);
+static int poss_n(struct expr *e);
+
+static int sym_y(struct symbol *s)
+{
+	int i;
+
+	if (s == &symbol_yes || s == &symbol_mod)
+		return 1;
+	if (s == &symbol_no)
+		return 0;
+	if (s->type != S_BOOLEAN && s->type != S_TRISTATE && s->type != S_UNKNOWN)
+		return 1;
+	i = sym_idx(s);
+	if (i < 0)
+		return (s->flags & SYMBOL_CONST) ? 1 : 0;
+	return ks[i].cany;
+}
+
+static int sym_n(struct symbol *s)
+{
+	int i;
+
+	if (s == &symbol_yes || s == &symbol_mod)
+		return 0;
+	if (s == &symbol_no)
+		return 1;
+	i = sym_idx(s);
+	if (i < 0)
+		return 1;
+	return ks[i].cann;
+}
+
+static int poss_y(struct expr *e)
+{
+	if (!e)
+		return 1;
+	switch (e->type) {
+	case E_SYMBOL:
+		return sym_y(e->left.sym);
+	case E_NOT:
+		return poss_n(e->left.expr);
+	case E_AND:
+		return poss_y(e->left.expr) && poss_y(e->right.expr);
+	case E_OR:
+		return poss_y(e->left.expr) || poss_y(e->right.expr);
+	case E_EQUAL:
+		if (e->right.sym == &symbol_yes || e->right.sym == &symbol_mod)
+			return sym_y(e->left.sym);
+		if (e->right.sym == &symbol_no)
+			return sym_n(e->left.sym);
+		return 1;
+	case E_UNEQUAL:
+		if (e->right.sym == &symbol_no)
+			return sym_y(e->left.sym);
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+static int poss_n(struct expr *e)
+{
+	if (!e)
+		return 0;
+	switch (e->type) {
+	case E_SYMBOL:
+		return sym_n(e->left.sym);
+	case E_NOT:
+		return poss_y(e->left.expr);
+	case E_AND:
+		return poss_n(e->left.expr) || poss_n(e->right.expr);
+	case E_OR:
+		return poss_n(e->left.expr) && poss_n(e->right.expr);
+	default:
+		return 1;
+	}
+}
+
+static int can_enable(struct kstate *k)
+{
+	struct symbol *s = k->sym;
+	struct property *p;
+	int dep, via = 0;
+
+	if (s == compile_test && !allow_ct)
+		return 0;
+	if (k->forced && use_forced)
+		return 0;
+	if (poss_y(s->rev_dep.expr))
+		return 1;
+	dep = poss_y(s->dir_dep.expr);
+	if (!dep)
+		return 0;
+	if (k->free)
+		return 1;
+	for (p = s->prop; p && !via; p = p->next) {
+		if (p->type == P_PROMPT)
+			via = poss_y(p->visible.expr);
+		else if (p->type == P_DEFAULT)
+			via = poss_y(p->visible.expr) &&
+			      (s->type == S_BOOLEAN || s->type == S_TRISTATE ?
+			       poss_y(p->expr) : 1);
+	}
+	if (!via && s->implied.expr)
+		via = poss_y(s->implied.expr);
+	return via;
+}
+
+static int always_y(struct kstate *k)
+{
+	struct symbol *s = k->sym;
+	struct property *p;
+
+	if (k->free || k->forced || !s->name || s == compile_test)
+		return 0;
+	if (s->type != S_BOOLEAN && s->type != S_TRISTATE)
+		return 0;
+	if (s->dir_dep.expr && !(s->dir_dep.expr->type == E_SYMBOL &&
+				 s->dir_dep.expr->left.sym == &symbol_yes))
+		return 0;
+	for (p = s->prop; p; p = p->next) {
+		if (p->type == P_PROMPT)
+			return 0;
+		if (p->type == P_DEFAULT) {
+			if (p->visible.expr &&
+			    !(p->visible.expr->type == E_SYMBOL &&
+			      p->visible.expr->left.sym == &symbol_yes))
+				return 0;
+			return p->expr && p->expr->type == E_SYMBOL &&
+			       p->expr->left.sym == &symbol_yes;
+		}
+	}
+	return 0;
+}
+
+static void fixpoint(void)
+{
+	int changed = 1, i;
+
+	for (i = 0; i < nks; i++) {
+		ks[i].cany = 0;
+		ks[i].cann = (use_forced && ks[i].forced) || !always_y(&ks[i]);
+	}
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < nks; i++) {
+			if (!ks[i].cany && can_enable(&ks[i])) {
+				ks[i].cany = 1;
+				changed = 1;
+			}
+		}
+	}
+}
+
+static int in_list(char **v, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return 1;
+	return 0;
+}
+
+static void child(struct tree *t, const char *arch, int out, char **tool,
+		  int ntool, char **forced, int nforced)
+{
+	struct smap toolmap = { 0 };
+	struct menu *menu;
+	unsigned char *bits;
+	FILE *fp;
+	int i;
+
+	if (!getenv("CHOPBLOCK_DEBUG")) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 2);
+			close(fd);
+		}
+	}
+	if (chdir(t->root))
+		_exit(3);
+	setenv("srctree", ".", 1);
+	setenv("SRCARCH", arch, 1);
+	setenv("ARCH", arch, 1);
+	if (!strcmp(arch, "um")) {
+		setenv("SUBARCH", "x86", 1);
+		setenv("HEADER_ARCH", "x86", 1);
+	}
+	setenv("CC", FAKE_TC, 1);
+	setenv("LD", FAKE_TC, 1);
+	setenv("RUSTC", FAKE_TC, 1);
+	setenv("BINDGEN", FAKE_TC, 1);
+	setenv("KERNELVERSION", "chopblock", 1);
+	setenv("CC_VERSION_TEXT", "chopblock", 1);
+	unsetenv("KCONFIG_ALLCONFIG");
+	conf_parse("Kconfig");
+	phase(arch);
+
+	for (i = 0; i < ntool; i++)
+		smap_put(&toolmap, tool[i], strlen(tool[i]), 1);
+	/* collect the symbols that have menu entries */
+	nks = 0;
+	for (menu = rootmenu.list; menu; menu = menu_next(menu, &rootmenu))
+		if (menu->sym)
+			nks++;
+	ks = xcalloc(nks + 1, sizeof(*ks));
+	pm_cap = 16;
+	while (pm_cap < (size_t)nks * 2 + 16)
+		pm_cap *= 2;
+	pm_key = xcalloc(pm_cap, sizeof(*pm_key));
+	pm_val = xcalloc(pm_cap, sizeof(*pm_val));
+	nks = 0;
+	for (menu = rootmenu.list; menu; menu = menu_next(menu, &rootmenu)) {
+		struct symbol *s = menu->sym;
+		size_t j;
+
+		if (!s)
+			continue;
+		j = pm_slot(s);
+		if (pm_key[j])
+			continue;
+		pm_key[j] = s;
+		pm_val[j] = nks;
+		ks[nks].sym = s;
+		if (s->name) {
+			ks[nks].free = smap_get(&toolmap, s->name,
+						strlen(s->name)) >= 0;
+			ks[nks].forced = in_list(forced, nforced, s->name);
+		}
+		nks++;
+	}
+	compile_test = sym_find("COMPILE_TEST");
+	bits = xcalloc(nks + 1, 1);
+	allow_ct = 0;
+	use_forced = 0;
+	fixpoint();
+	for (i = 0; i < nks; i++)
+		bits[i] |= ks[i].cany;
+	use_forced = 1;
+	fixpoint();
+	for (i = 0; i < nks; i++)
+		bits[i] |= ks[i].cany << 1;
+	allow_ct = 1;
+	fixpoint();
+	for (i = 0; i < nks; i++)
+		bits[i] |= ks[i].cany << 2;
+
+	phase("fixpoints");
+	fp = fdopen(out, "w");
+	if (!fp)
+		_exit(3);
+	for (i = 0; i < nks; i++) {
+		struct symbol *s = ks[i].sym;
+		struct menu *m;
+
+		if (!s->name)
+			continue;
+		m = list_first_entry(&s->menus, struct menu, link);
+		fprintf(fp, "%s %d %s:%d\n", s->name, bits[i],
+			m->filename, m->lineno);
+	}
+	fflush(fp);
+	_exit(ferror(fp) ? 3 : 0);
+}
+
+static void absorb(struct kresult *res, int arch, char *line)
+{
+	char *sp = strchr(line, ' '), *sp2;
+	struct ksym_arch *k;
+	int bits, idx;
+
+	if (!sp)
+		return;
+	sp2 = strchr(sp + 1, ' ');
+	if (!sp2)
+		return;
+	bits = atoi(sp + 1);
+	if (getenv("CHOPBLOCK_SYM") && !strncmp(getenv("CHOPBLOCK_SYM"), line, sp - line) &&
+	    !getenv("CHOPBLOCK_SYM")[sp - line])
+		fprintf(stderr, "arch %d: %s\n", arch, line);
+	idx = smap_put(&res->map, line, sp - line, res->syms.n);
+	if (idx == res->syms.n) {
+		struct ksym_arch n = { 0 };
+
+		n.name = xstrndup(line, sp - line);
+		n.loc = xstrdup(sp2 + 1);
+		vpush(res->syms, n);
+	}
+	k = &res->syms.v[idx];
+	k->defined |= 1u << arch;
+	if (bits & 1)
+		k->y0 |= 1u << arch;
+	if (bits & 2)
+		k->y1 |= 1u << arch;
+	if (bits & 4)
+		k->y2 |= 1u << arch;
+}
+
+struct kjob {
+	pid_t pid;
+	int fd;
+	int arch;
+	struct sbuf buf;
+};
+
+static void finish(struct tree *t, struct kresult *res, struct kjob *j)
+{
+	char *l = j->buf.s, *nl;
+	int st = 0;
+
+	while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		die("Kconfig parse failed for architecture '%s' in '%s' (set CHOPBLOCK_DEBUG=1 for the parser's messages)",
+		    t->arches.v[j->arch], t->root);
+	while (l && (nl = strchr(l, '\n'))) {
+		*nl = 0;
+		absorb(res, j->arch, l);
+		l = nl + 1;
+	}
+	free(j->buf.s);
+	memset(&j->buf, 0, sizeof(j->buf));
+}
+
+void kconf_eval(struct tree *t, char **toolchain, int ntool,
+		char **forced, int nforced, struct kresult *res)
+{
+	struct kjob jobs[MAX_ARCH];
+	int next = 0, active = 0, width = ncpus() + 1, i;
+
+	memset(res, 0, sizeof(*res));
+	fflush(NULL);
+	while (next < t->arches.n || active) {
+		struct pollfd pfd[MAX_ARCH];
+		int map[MAX_ARCH], np = 0;
+
+		while (next < t->arches.n && active < width) {
+			int fds[2];
+			struct kjob *j = &jobs[next];
+
+			if (pipe(fds))
+				die("pipe: %s", strerror(errno));
+			memset(j, 0, sizeof(*j));
+			j->arch = next;
+			j->pid = fork();
+			if (j->pid < 0)
+				die("fork: %s", strerror(errno));
+			if (!j->pid) {
+				close(fds[0]);
+				child(t, t->arches.v[next], fds[1], toolchain,
+				      ntool, forced, nforced);
+			}
+			close(fds[1]);
+			j->fd = fds[0];
+			next++;
+			active++;
+		}
+		for (i = 0; i < next; i++) {
+			if (jobs[i].fd > 0) {
+				pfd[np].fd = jobs[i].fd;
+				pfd[np].events = POLLIN;
+				map[np++] = i;
+			}
+		}
+		if (poll(pfd, np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll: %s", strerror(errno));
+		}
+		for (i = 0; i < np; i++) {
+			struct kjob *j = &jobs[map[i]];
+			char tmp[65536];
+			ssize_t n;
+
+			if (!pfd[i].revents)
+				continue;
+			n = read(j->fd, tmp, sizeof(tmp));
+			if (n > 0) {
+				sb_addn(&j->buf, tmp, n);
+				continue;
+			}
+			if (n < 0 && errno == EINTR)
+				continue;
+			close(j->fd);
+			j->fd = -1;
+			active--;
+			finish(t, res, j);
+		}
+	}
+}
+
+/*
+ * Run kconf_eval() in a helper process, so that Kconfig parsing overlaps
+ * with the scan of the source files.
+ */
+static pid_t helper_pid;
+
+int kconf_start(struct tree *t, char **toolchain, int ntool,
+		char **forced, int nforced)
+{
+	int fds[2];
+
+	fflush(NULL);
+	if (pipe(fds))
+		die("pipe: %s", strerror(errno));
+	helper_pid = fork();
+	if (helper_pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!helper_pid) {
+		struct kresult res;
+		FILE *fp;
+		int i;
+
+		close(fds[0]);
+		kconf_eval(t, toolchain, ntool, forced, nforced, &res);
+		fp = fdopen(fds[1], "w");
+		if (!fp)
+			_exit(3);
+		for (i = 0; i < res.syms.n; i++) {
+			const struct ksym_arch *k = &res.syms.v[i];
+
+			fprintf(fp, "%s %u %u %u %u %s\n", k->name, k->defined,
+				k->y0, k->y1, k->y2, k->loc);
+		}
+		fflush(fp);
+		_exit(ferror(fp) ? 3 : 0);
+	}
+	close(fds[1]);
+	return fds[0];
+}
+
+void kconf_finish(int fd, struct kresult *res)
+{
+	FILE *fp = fdopen(fd, "r");
+	char line[1024];
+	int st = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!fp)
+		die("fdopen: %s", strerror(errno));
+	while (fgets(line, sizeof(line), fp)) {
+		struct ksym_arch k = { 0 };
+		char name[512], loc[512];
+
+		if (sscanf(line, "%511s %u %u %u %u %511s", name, &k.defined,
+			   &k.y0, &k.y1, &k.y2, loc) != 6)
+			continue;
+		k.name = xstrdup(name);
+		k.loc = xstrdup(loc);
+		smap_put(&res->map, name, strlen(name), res->syms.n);
+		vpush(res->syms, k);
+	}
+	fclose(fp);
+	while (waitpid(helper_pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		exit(2);	/* the helper already said why */
+}

@@ -1,0 +1,724 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-file scanning: CONFIG_ references, #include, conditionals, weak
+ * functions and definitions (C, assembly), Makefile objects and Kconfig
+ * statements.  One pass with memchr/memmem, no regular expressions.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chopblock.h"
+
+struct buf {
+	const char *p, *end;
+};
+
+static const char *skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static int word_is(const char *p, const char *e, const char *w)
+{
+	size_t n = strlen(w);
+
+	return (size_t)(e - p) >= n && !memcmp(p, w, n) &&
+	       ((size_t)(e - p) == n || !is_ident(p[n]));
+}
+
+/* Offsets of "CONFIG_" references that start a symbol name. */
+static void config_refs(struct fres *r, const char *b, const char *e,
+			struct cptrvec *hits)
+{
+	const char *p = b;
+
+	while (p < e && (p = memmem(p, e - p, "CONFIG_", 7))) {
+		const char *s = p + 7, *q = s;
+		int ok = 1, up = 0;
+
+		if (p > b && is_ident(p[-1])) {
+			/* allow -DCONFIG_FOO */
+			if (!(p[-1] == 'D' && (p - 1 == b || !is_ident(p[-2]))))
+				ok = 0;
+		}
+		while (q < e && is_ident(*q)) {
+			if ((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'))
+				up++;
+			q++;
+		}
+		if (ok && q - s >= 2 && up >= 2 && q[-1] != '_')
+			vpush(*hits, p);
+		p = q > p + 7 ? q : p + 7;
+	}
+	(void)r;
+}
+
+static char *ident_before_paren(const char *l, const char *e)
+{
+	const char *par = memchr(l, '(', e - l), *s;
+
+	if (!par)
+		return NULL;
+	s = par;
+	while (s > l && (s[-1] == ' ' || s[-1] == '\t'))
+		s--;
+	par = s;
+	while (s > l && is_ident(s[-1]))
+		s--;
+	if (s == par || (*s >= '0' && *s <= '9'))
+		return NULL;
+	return xstrndup(s, par - s);
+}
+
+static const char *rtrim(const char *l, const char *e)
+{
+	while (e > l && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return e;
+}
+
+struct ppframe {
+	int cond;	/* index in conds or -1 */
+};
+
+static void scan_source(struct file *f, struct fres *r, const char *b,
+			const char *e)
+{
+	struct cptrvec hits = { 0 };
+	VEC(struct ppframe) st = { 0 };
+	const char *l = b;
+	int line = 0, hi = 0, i;
+	int cfile = f->kind == FK_C || f->kind == FK_H;
+
+	config_refs(r, b, e, &hits);
+	while (l < e) {
+		const char *nl = memchr(l, '\n', e - l), *le, *p;
+
+		le = nl ? nl : e;
+		line++;
+		while (hi < hits.n && hits.v[hi] < le) {
+			const char *s = hits.v[hi] + 7, *q = s;
+			struct ref rf;
+
+			while (q < e && is_ident(*q))
+				q++;
+			rf.name = xstrndup(s, q - s);
+			rf.line = line;
+			vpush(r->refs, rf);
+			hi++;
+		}
+		p = skip_ws(l, le);
+		if (p < le && *p == '#' && f->kind != FK_RS) {
+			const char *d = skip_ws(p + 1, le), *de = le;
+			int dline = line;
+
+			/* join continuation lines */
+			while (de > d && de[-1] == '\\' && de < e) {
+				const char *n2 = memchr(de + 1, '\n', e - de - 1);
+
+				de = n2 ? n2 : e;
+				line++;
+				while (hi < hits.n && hits.v[hi] < de) {
+					const char *s = hits.v[hi] + 7, *q = s;
+					struct ref rf;
+
+					while (q < e && is_ident(*q))
+						q++;
+					rf.name = xstrndup(s, q - s);
+					rf.line = line;
+					vpush(r->refs, rf);
+					hi++;
+				}
+			}
+			le = de;
+			nl = de < e ? de : NULL;
+			if (word_is(d, le, "include")) {
+				const char *q = skip_ws(d + 7, le), *c;
+				char close = 0;
+
+				if (q < le && *q == '"')
+					close = '"';
+				else if (q < le && *q == '<')
+					close = '>';
+				c = close ? memchr(q + 1, close, le - q - 1) : NULL;
+				if (c) {
+					struct inc in = {
+						xstrndup(q + 1, c - q - 1),
+						dline, close == '>'
+					};
+					vpush(r->incs, in);
+				}
+			} else if (word_is(d, le, "if") || word_is(d, le, "ifdef") ||
+				   word_is(d, le, "ifndef") ||
+				   word_is(d, le, "elif")) {
+				struct ppframe fr = { -1 };
+				int elif = word_is(d, le, "elif");
+
+				if (elif && st.n) {
+					int c = st.v[st.n - 1].cond;
+
+					if (c >= 0 && !r->conds.v[c].end)
+						r->conds.v[c].end = dline - 1;
+					st.n--;
+				}
+				if (memmem(d, le - d, "CONFIG_", 7)) {
+					struct cond c = { 0 };
+
+					c.text = xstrndup(p, rtrim(p, le) - p);
+					c.line = dline;
+					fr.cond = r->conds.n;
+					vpush(r->conds, c);
+				}
+				vpush(st, fr);
+			} else if (word_is(d, le, "else") || word_is(d, le, "endif")) {
+				if (st.n) {
+					int c = st.v[st.n - 1].cond;
+
+					if (c >= 0 && !r->conds.v[c].end)
+						r->conds.v[c].end = dline;
+					if (word_is(d, le, "endif"))
+						st.n--;
+					else
+						st.v[st.n - 1].cond = -1;
+				}
+			} else if (word_is(d, le, "define")) {
+				const char *q = skip_ws(d + 6, le), *s = q;
+
+				if (le - q > 7 && !memcmp(q, "CONFIG_", 7)) {
+					s = q + 7;
+					while (s < le && is_ident(*s))
+						s++;
+					vpush(r->cdefines, xstrndup(q + 7, s - q - 7));
+				}
+			}
+		} else if (l < le && (cfile || f->kind == FK_S) &&
+			   (is_ident(*l) && !(*l >= '0' && *l <= '9'))) {
+			const char *te = rtrim(l, le);
+			const char *eq = memchr(l, '=', te - l);
+			const char *par = memchr(l, '(', te - l);
+
+			if (f->kind == FK_S) {
+				const char *c = memchr(l, ':', te - l);
+				const char *q = l;
+
+				while (q < te && is_ident(*q))
+					q++;
+				if (c && q == c) {
+					struct fdef d = { xstrndup(l, q - l), line };
+
+					vpush(r->defs, d);
+				}
+			} else if (par && (!eq || eq > par) && te > l &&
+				   te[-1] != ';' && te[-1] != ',') {
+				char *name = ident_before_paren(l, te);
+
+				if (name) {
+					struct fdef d = { name, line };
+
+					vpush(r->defs, d);
+				}
+			}
+		}
+		if (f->kind == FK_S && p < le) {
+			const char *m = memmem(p, le - p, "SYM_FUNC_START", 14);
+
+			if (!m)
+				m = memmem(p, le - p, "ENTRY(", 6);
+			if (m) {
+				const char *o = memchr(m, '(', le - m), *c;
+
+				c = o ? memchr(o, ')', le - o) : NULL;
+				if (c && c > o + 1) {
+					struct fdef d = { xstrndup(o + 1, c - o - 1), line };
+
+					vpush(r->defs, d);
+				}
+			}
+		}
+		if (cfile && p < le && *p != '#' && memmem(p, le - p, "__weak", 6)) {
+			const char *w = memmem(p, le - p, "__weak", 6);
+			const char *te = rtrim(l, le);
+			char *name = NULL;
+
+			if (te > l && te[-1] != ';') {
+				name = ident_before_paren(w, te);
+				if (!name && nl) {
+					const char *n2 = nl + 1;
+					const char *n2e = memchr(n2, '\n', e - n2);
+
+					name = ident_before_paren(n2, n2e ? n2e : e);
+				}
+			}
+			if (name) {
+				struct fdef d = { name, line };
+
+				vpush(r->weak, d);
+			}
+		}
+		l = nl ? nl + 1 : e;
+	}
+	r->nlines = line;
+	/* functions defined inside conditional blocks */
+	for (i = 0; i < r->conds.n; i++) {
+		struct cond *c = &r->conds.v[i];
+		struct sbuf sb = { 0 };
+		int k;
+
+		if (!c->end)
+			c->end = line;
+		for (k = 0; k < r->defs.n; k++) {
+			if (r->defs.v[k].line <= c->line || r->defs.v[k].line > c->end)
+				continue;
+			if (sb.len > 200)
+				break;
+			if (sb.len)
+				sb_adds(&sb, ", ");
+			sb_adds(&sb, r->defs.v[k].name);
+		}
+		c->funcs = sb.s;
+	}
+	free(hits.v);
+	free(st.v);
+}
+
+/* --- Makefiles --- */
+
+static int mk_guard(const char *s, const char *e, char **guard)
+{
+	const char *c;
+
+	*guard = NULL;
+	if ((e - s == 1 && (*s == 'y' || *s == 'm')) ||
+	    (e - s == 4 && !memcmp(s, "objs", 4)))
+		return 0;
+	c = memmem(s, e - s, "$(CONFIG_", 9);
+	if (c && (c == s || (e - s > 13 && !memcmp(s, "$(subst m,y,", 12)))) {
+		const char *q = c + 9;
+
+		while (q < e && is_ident(*q))
+			q++;
+		if (q < e && *q == ')' && !memmem(q, e - q, "$(", 2)) {
+			*guard = xstrndup(c + 9, q - c - 9);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int rootrel_prefix(const struct file *f, const char *pfx)
+{
+	static const char *const v[] = { "core", "drivers", "libs", "net",
+		"virt", "init", "head", NULL };
+	int i;
+
+	if (strcmp(f->path, "Makefile") &&
+	    !(!strncmp(f->path, "arch/", 5) &&
+	      !strcmp(f->path + f->base, "Makefile") &&
+	      memchr(f->path + 5, '/', f->base - 5) == f->path + f->base - 1))
+		return 0;
+	for (i = 0; v[i]; i++)
+		if (!strcmp(pfx, v[i]))
+			return 1;
+	return 0;
+}
+
+static void mk_line(const struct file *f, struct fres *r, char *s, int line,
+		    struct strvec *ifs)
+{
+	char *op = NULL, *lhs_end, *q, *cut;
+	char *pfx, *guard = NULL;
+	int depth = 0, unknown, rootrel;
+
+	/* strip comment */
+	for (q = s; *q; q++)
+		if (*q == '#' && (q == s || q[-1] != '\\')) {
+			*q = 0;
+			break;
+		}
+	q = s;
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (!strncmp(q, "ifdef ", 6) || !strncmp(q, "ifeq ", 5) ||
+	    !strncmp(q, "ifneq ", 6) || !strncmp(q, "ifndef ", 7)) {
+		char *g = NULL;
+		char *c = strstr(q, "CONFIG_");
+
+		if (c && (!strncmp(q, "ifdef ", 6) ||
+			  (!strncmp(q, "ifeq ", 5) &&
+			   (strstr(q, ",y)") || strstr(q, ",m)"))) ||
+			  (!strncmp(q, "ifneq ", 6) && strstr(q, ",)")))) {
+			char *e = c + 7;
+
+			while (is_ident(*e))
+				e++;
+			g = xstrndup(c + 7, e - c - 7);
+		}
+		vpush(*ifs, g);
+		return;
+	}
+	if (!strncmp(q, "else", 4) && (!q[4] || q[4] == ' ' || q[4] == '\t')) {
+		if (ifs->n) {
+			free(ifs->v[ifs->n - 1]);
+			ifs->v[ifs->n - 1] = NULL;
+		}
+		return;
+	}
+	if (!strncmp(q, "endif", 5)) {
+		if (ifs->n)
+			free(ifs->v[--ifs->n]);
+		return;
+	}
+	for (cut = q; *cut; cut++) {
+		if (*cut == '(')
+			depth++;
+		else if (*cut == ')')
+			depth--;
+		else if (!depth && (*cut == '=' || *cut == ':')) {
+			if (*cut == ':' && cut[1] != '=')
+				return;		/* a rule */
+			op = cut;
+			break;
+		}
+	}
+	if (!op)
+		return;
+	lhs_end = op;
+	if (op > q && (op[-1] == '+' || op[-1] == '?' || op[-1] == ':'))
+		lhs_end = op - 1;
+	while (lhs_end > q && (lhs_end[-1] == ' ' || lhs_end[-1] == '\t'))
+		lhs_end--;
+	/* split prefix-suffix at the last '-' outside $() */
+	depth = 0;
+	cut = NULL;
+	for (char *c = q; c < lhs_end; c++) {
+		if (*c == '(')
+			depth++;
+		else if (*c == ')')
+			depth--;
+		else if (!depth && *c == '-')
+			cut = c;
+	}
+	if (!cut || cut == q)
+		return;
+	pfx = xstrndup(q, cut - q);
+	if (strchr(pfx, '$') || strchr(pfx, ' ')) {
+		free(pfx);
+		return;
+	}
+	unknown = mk_guard(cut + 1, lhs_end, &guard);
+	rootrel = rootrel_prefix(f, pfx);
+	for (q = op + 1; *q; ) {
+		char *t, *te;
+		size_t n;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!*q)
+			break;
+		t = q;
+		while (*q && *q != ' ' && *q != '\t')
+			q++;
+		te = q;
+		if (!strncmp(t, "$(obj)/", 7) || !strncmp(t, "$(src)/", 7))
+			t += 7;
+		n = te - t;
+		if (*t == '-' || memchr(t, '$', n) || memchr(t, '=', n) || n < 2)
+			continue;
+		if (!(t[n - 1] == '/' || (n > 2 && !memcmp(te - 2, ".o", 2))))
+			continue;
+		{
+			struct mkent m = { 0 };
+
+			m.pfx = xstrdup(pfx);
+			m.guard = guard ? xstrdup(guard) : NULL;
+			m.unknown = unknown;
+			m.tok = xstrndup(t, n);
+			m.line = line;
+			m.rootrel = rootrel;
+			for (int k = ifs->n - 1; k >= 0; k--)
+				if (ifs->v[k]) {
+					m.ifg = xstrdup(ifs->v[k]);
+					break;
+				}
+			vpush(r->mk, m);
+		}
+	}
+	free(pfx);
+	free(guard);
+}
+
+static void scan_make(const struct file *f, struct fres *r, const char *b,
+		      const char *e)
+{
+	struct cptrvec hits = { 0 };
+	struct strvec ifs = { 0 };
+	struct sbuf sb = { 0 };
+	const char *l = b;
+	int line = 0, hi = 0, start = 0;
+
+	config_refs(r, b, e, &hits);
+	while (l < e) {
+		const char *nl = memchr(l, '\n', e - l), *le = nl ? nl : e;
+
+		line++;
+		while (hi < hits.n && hits.v[hi] < le) {
+			const char *s = hits.v[hi] + 7, *q = s;
+			struct ref rf;
+
+			while (q < e && is_ident(*q))
+				q++;
+			rf.name = xstrndup(s, q - s);
+			rf.line = line;
+			vpush(r->refs, rf);
+			hi++;
+		}
+		if (!sb.len)
+			start = line;
+		if (le > l && le[-1] == '\\') {
+			sb_addn(&sb, l, le - l - 1);
+			sb_addn(&sb, " ", 1);
+		} else {
+			sb_addn(&sb, l, le - l);
+			mk_line(f, r, sb.s, start, &ifs);
+			sb.len = 0;
+		}
+		l = nl ? nl + 1 : e;
+	}
+	if (sb.len)
+		mk_line(f, r, sb.s, start, &ifs);
+	r->nlines = line;
+	while (ifs.n)
+		free(ifs.v[--ifs.n]);
+	free(ifs.v);
+	free(sb.s);
+	free(hits.v);
+}
+
+/* --- Kconfig --- */
+
+static int indent_of(const char *l, const char *e)
+{
+	int n = 0;
+
+	for (; l < e && (*l == ' ' || *l == '\t'); l++)
+		n = *l == '\t' ? (n + 8) & ~7 : n + 1;
+	return n;
+}
+
+static void kc_refs(struct fres *r, const char *p, const char *e, int line)
+{
+	while (p < e) {
+		if (*p == '"') {
+			const char *c = memchr(p + 1, '"', e - p - 1);
+
+			p = c ? c + 1 : e;
+		} else if (*p == '$' && p + 1 < e && p[1] == '(') {
+			int d = 0;
+
+			for (; p < e; p++) {
+				if (*p == '(')
+					d++;
+				else if (*p == ')' && --d == 0)
+					break;
+			}
+			p++;
+		} else if (*p == '#') {
+			break;
+		} else if (is_ident(*p)) {
+			const char *s = p;
+			int up = 0, digit = 1, hex = 0;
+
+			while (p < e && is_ident(*p)) {
+				if ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+					up++;
+				if (!(*p >= '0' && *p <= '9'))
+					digit = 0;
+				p++;
+			}
+			if (p - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+				hex = 1;
+			if (up >= 2 && !digit && !hex && p - s >= 2) {
+				struct ref rf = { xstrndup(s, p - s), line };
+
+				vpush(r->refs, rf);
+			}
+		} else {
+			p++;
+		}
+	}
+}
+
+static void scan_kconfig(struct fres *r, const char *b, const char *e)
+{
+	const char *l = b;
+	int line = 0, help = 0, hind = -1, hstart = 0;
+	int cur = -1;	/* index in kdefs of current config */
+	int tooled = 0;
+
+	while (l < e) {
+		const char *nl = memchr(l, '\n', e - l), *le = nl ? nl : e;
+		const char *p = skip_ws(l, le);
+		const char *kw;
+		int ind;
+
+		line++;
+		if (help) {
+			ind = indent_of(l, le);
+			if (p == le)
+				goto next;
+			if (hind < 0)
+				hind = ind;
+			if (ind >= hind && ind > hstart)
+				goto next;
+			help = 0;
+		}
+		if (p == le || *p == '#')
+			goto next;
+		kw = p;
+		if (word_is(kw, le, "help") || word_is(kw, le, "---help---")) {
+			help = 1;
+			hind = -1;
+			hstart = indent_of(l, le);
+			goto next;
+		}
+		if (word_is(kw, le, "config") || word_is(kw, le, "menuconfig")) {
+			const char *s = skip_ws(kw + (*kw == 'c' ? 6 : 10), le);
+			const char *q = s;
+			struct fdef d;
+
+			while (q < le && is_ident(*q))
+				q++;
+			d.name = xstrndup(s, q - s);
+			d.line = line;
+			cur = r->kdefs.n;
+			tooled = 0;
+			vpush(r->kdefs, d);
+			goto next;
+		}
+		if (word_is(kw, le, "source") || word_is(kw, le, "rsource") ||
+		    word_is(kw, le, "osource") || word_is(kw, le, "orsource")) {
+			const char *q = memchr(kw, '"', le - kw), *c;
+
+			c = q ? memchr(q + 1, '"', le - q - 1) : NULL;
+			if (c) {
+				struct ksrc s = { xstrndup(q + 1, c - q - 1), line,
+						  *kw == 'o', kw[0] == 'r' || kw[1] == 'r' };
+				vpush(r->ksrcs, s);
+			}
+			goto next;
+		}
+		if (word_is(kw, le, "menu") || word_is(kw, le, "choice") ||
+		    word_is(kw, le, "comment") || word_is(kw, le, "endmenu") ||
+		    word_is(kw, le, "endchoice") || word_is(kw, le, "endif") ||
+		    word_is(kw, le, "mainmenu"))
+			cur = -1;
+		if (word_is(kw, le, "if"))
+			cur = -1;
+		if (cur >= 0 && !tooled && memmem(p, le - p, "$(", 2)) {
+			tooled = 1;
+			vpush(r->toolchain, xstrdup(r->kdefs.v[cur].name));
+		}
+		if (word_is(kw, le, "depends") || word_is(kw, le, "select") ||
+		    word_is(kw, le, "imply") || word_is(kw, le, "default") ||
+		    word_is(kw, le, "def_bool") || word_is(kw, le, "def_tristate") ||
+		    word_is(kw, le, "if") || word_is(kw, le, "visible") ||
+		    word_is(kw, le, "range")) {
+			const char *q = kw;
+
+			while (q < le && is_ident(*q))
+				q++;
+			if (word_is(kw, le, "depends"))
+				q = skip_ws(q, le) + 2;
+			kc_refs(r, q, le, line);
+		} else if (word_is(kw, le, "bool") || word_is(kw, le, "tristate") ||
+			   word_is(kw, le, "prompt") || word_is(kw, le, "string") ||
+			   word_is(kw, le, "int") || word_is(kw, le, "hex")) {
+			/* "prompt" if EXPR */
+			const char *q = memchr(kw, '"', le - kw), *c;
+
+			c = q ? memchr(q + 1, '"', le - q - 1) : NULL;
+			if (c) {
+				c = skip_ws(c + 1, le);
+				if (word_is(c, le, "if"))
+					kc_refs(r, c + 2, le, line);
+			}
+		}
+next:
+		l = nl ? nl + 1 : e;
+	}
+	r->nlines = line;
+}
+
+/* Defconfigs and other config fragments: CONFIG_FOO=... and "is not set" */
+static void scan_defconfig(struct fres *r, const char *b, const char *e)
+{
+	struct cptrvec hits = { 0 };
+	const char *l = b;
+	int line = 0, hi = 0;
+
+	config_refs(r, b, e, &hits);
+	while (l < e) {
+		const char *nl = memchr(l, '\n', e - l), *le = nl ? nl : e;
+
+		line++;
+		while (hi < hits.n && hits.v[hi] < le) {
+			const char *s = hits.v[hi] + 7, *q = s;
+			struct ref rf;
+
+			while (q < e && is_ident(*q))
+				q++;
+			rf.name = xstrndup(s, q - s);
+			rf.line = line;
+			vpush(r->refs, rf);
+			hi++;
+		}
+		l = nl ? nl + 1 : e;
+	}
+	r->nlines = line;
+	free(hits.v);
+}
+
+void scan_file(const struct tree *t, struct file *f)
+{
+	char path[4096];
+	struct stat st;
+	struct fres *r = xcalloc(1, sizeof(*r));
+	void *m = NULL;
+	int fd;
+
+	f->res = r;
+	snprintf(path, sizeof(path), "%s/%s", t->root, f->path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_size == 0) {
+		close(fd);
+		return;
+	}
+	m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	switch (f->kind) {
+	case FK_MAKE:
+		scan_make(f, r, m, (char *)m + st.st_size);
+		break;
+	case FK_KCONFIG:
+		scan_kconfig(r, m, (char *)m + st.st_size);
+		break;
+	case FK_DEFCONFIG:
+		scan_defconfig(r, m, (char *)m + st.st_size);
+		break;
+	default:
+		scan_source(f, r, m, (char *)m + st.st_size);
+		break;
+	}
+	munmap(m, st.st_size);
+}

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for guest tests; installed as /lib/chopblock.sh in the guest.
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 4
+}
+
+# The kernel log must hold no Oops, BUG, WARNING or panic, and the kernel
+# must not be tainted.
+check_kernel_log() {
+	bad=$(dmesg | grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection|Call Trace' | head -n 5)
+	[ -z "$bad" ] || fail "kernel log: $bad"
+	taint=$(cat /proc/sys/kernel/tainted)
+	[ "$taint" = 0 ] || fail "kernel is tainted ($taint)"
+	echo "kernel log clean, not tainted"
+}
+
+# Wait up to $2 seconds (default 10) for a path to exist.
+wait_for() {
+	i=0
+	while [ ! -e "$1" ]; do
+		i=$((i + 1))
+		[ $i -le $((${2:-10} * 10)) ] || return 1
+		sleep 0.1
+	done
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build an x86_64 bzImage from $TREE_DIR out of tree in $KBUILD_DIR:
+# tinyconfig, then the fragments in configs/ merged with the tree's own
+# merge_config.sh. merge_config.sh only warns when a requested value does not
+# survive olddefconfig; we check every line of every fragment against the
+# final .config and fail on the first that did not take.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+ARCH=${ARCH:-x86_64}
+CONFIG_DIR=${CHOPBLOCK_CONFIGS:-$CHOPBLOCK_ROOT/configs}
+JOBS=${JOBS:-$(nproc)}
+
+[ -f "$TREE_DIR/Makefile" ] || die "no kernel tree at $TREE_DIR (run harness/tree.sh)"
+mkdir -p "$KBUILD_DIR" "$LOG_DIR"
+
+# Two kernel builds at once would only thrash two cores: serialize every
+# build on this machine (helpers, bisect runs and the main harness alike).
+exec 9>"$BUILD_DIR/kbuild.lock"
+if ! flock -n 9; then
+	info "build: waiting for another kernel build to finish"
+	flock 9
+fi
+
+make_args=(-C "$TREE_DIR" O="$KBUILD_DIR" ARCH="$ARCH" -j"$JOBS")
+if command -v ccache >/dev/null 2>&1; then
+	make_args+=(CC="ccache gcc")
+	export CCACHE_DIR=${CCACHE_DIR:-$BUILD_DIR/ccache}
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	# The tree lives at a fixed path, but keep hits across moved trees.
+	export CCACHE_BASEDIR=$TREE_DIR
+fi
+
+fragments=("$CONFIG_DIR"/*.config)
+[ -e "${fragments[0]}" ] || die "no config fragments in $CONFIG_DIR"
+
+log=$LOG_DIR/config.log
+{
+	make "${make_args[@]}" tinyconfig &&
+	(cd "$TREE_DIR" && ARCH=$ARCH scripts/kconfig/merge_config.sh -m \
+		-O "$KBUILD_DIR" "$KBUILD_DIR/.config" "${fragments[@]}") &&
+	make "${make_args[@]}" olddefconfig
+} >"$log" 2>&1 || { tail_log "$log"; die "kernel configuration failed (full log: $log)"; }
+
+# Every CONFIG_FOO=val and "# CONFIG_FOO is not set" line must hold.
+missing=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		sym=${line%%=*} want=$line ;;
+	"# CONFIG_"*" is not set")
+		sym=${line#\# }; sym=${sym%% *} want=$line ;;
+	*) continue ;;
+	esac
+	have=$(grep -E "^($sym=|# $sym is not set)" "$KBUILD_DIR/.config" || true)
+	if [ "$have" != "$want" ] && ! { [ -z "$have" ] && [ "$want" = "# $sym is not set" ]; }; then
+		echo "chopblock: error: config symbol $sym did not take: requested '$want', got '${have:-undefined}'" >&2
+		missing=$((missing + 1))
+	fi
+done < <(cat "${fragments[@]}")
+[ "$missing" -eq 0 ] || die "$missing requested config symbol(s) did not take (see $log)"
+
+info "build: $ARCH bzImage in $KBUILD_DIR (log: $LOG_DIR/build.log)"
+start=$SECONDS
+if ! run_logged "$LOG_DIR/build.log" build make "${make_args[@]}" bzImage modules; then
+	tail_log "$LOG_DIR/build.log" 40
+	die "kernel build failed (full log: $LOG_DIR/build.log)"
+fi
+secs=$((SECONDS - start))
+echo "$secs" >"$KBUILD_DIR/chopblock-build-seconds"
+info "build: done in ${secs}s: $KBUILD_DIR/arch/x86/boot/bzImage"

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest's initramfs: busybox-static, the tools the guest tests
+# drive (from Debian's jfsutils and udftools, with the shared libraries they
+# link), guest/init as PID 1, and guest/tests/*: shell scripts as they are,
+# C files compiled static. Also builds the CD image the guest reads, and
+# records its checksum in the initramfs so the guest can verify it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+GUEST_DIR=$CHOPBLOCK_ROOT/guest
+OUT=${1:-$BUILD_DIR/guest}
+root=$OUT/root
+TOOLS="mkfs.jfs fsck.jfs pktsetup mkudffs udfinfo"
+
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
+	die "a static busybox is missing (install the busybox-static package)"
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,lib,lib64,etc/chopblock,proc,sys,dev,tmp,mnt,tests,usr/bin,usr/sbin}
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+
+# Copy a dynamically linked tool and every library ldd says it needs.
+copy_with_libs() {
+	local bin=$1 lib
+
+	cp -L "$bin" "$root/bin/"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -Ln "$lib" "$root$lib" 2>/dev/null || true
+	done
+}
+for tool in $TOOLS; do
+	path=$(PATH=$PATH:/sbin:/usr/sbin command -v "$tool" || true)
+	[ -n "$path" ] || die "guest tool $tool is missing (install jfsutils and udftools)"
+	rm -f "$root/bin/$tool"
+	copy_with_libs "$path"
+done
+
+cp "$GUEST_DIR/init" "$root/init"
+cp "$GUEST_DIR/lib.sh" "$root/lib/chopblock.sh"
+for t in "$GUEST_DIR"/tests/*; do
+	name=$(basename "$t")
+	case "$name" in
+	*.sh) install -m 755 "$t" "$root/tests/$name" ;;
+	*.c)
+		gcc -static -O2 -Wall -Wextra -Werror -o "$root/tests/${name%.c}" "$t" ||
+			die "guest test $name does not compile" ;;
+	*) ;;
+	esac
+done
+
+# A CD image of known content: 4 MiB, 2048-byte sectors, reproducible.
+cd_img=$OUT/cd.img
+if [ ! -f "$cd_img" ]; then
+	(openssl enc -aes-128-ctr -nosalt -K 00 -iv 00 -in /dev/zero 2>/dev/null || true) |
+		head -c $((4 * 1024 * 1024)) >"$cd_img.tmp"
+	mv "$cd_img.tmp" "$cd_img"
+fi
+md5sum <"$cd_img" | cut -d' ' -f1 >"$root/etc/chopblock/cd.md5"
+stat -c %s "$cd_img" >"$root/etc/chopblock/cd.size"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
+	gzip -1 >"$OUT/initramfs.cpio.gz.tmp"
+mv "$OUT/initramfs.cpio.gz.tmp" "$OUT/initramfs.cpio.gz"
+info "initramfs: $OUT/initramfs.cpio.gz ($(ls "$root/tests" | wc -l) guest tests)"

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Make $TREE_DIR a git repository holding Debian's linux-source-6.12 as one
+# pristine baseline commit (tag "pristine"). The tarball is extracted only
+# when it changed since the last run: its checksum is kept in the tree's
+# .git directory. Extraction happens beside the final directory and is moved
+# into place only once complete, so that an interrupted or failed run never
+# leaves a half-extracted tree behind.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+MIN_FREE_MB=${CHOPBLOCK_MIN_FREE_MB:-8000}
+
+[ -e "$TARBALL" ] || die "kernel tarball $TARBALL is missing (install the $SOURCE_PKG package)"
+[ -r "$TARBALL" ] || die "kernel tarball $TARBALL is not readable"
+
+sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
+stamp=$TREE_DIR/.git/chopblock-tarball.sha256
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ] &&
+   git -C "$TREE_DIR" rev-parse -q --verify "refs/tags/$BASELINE_TAG" >/dev/null; then
+	info "tree: $TREE_DIR is up to date with $TARBALL"
+	exit 0
+fi
+
+mkdir -p "$(dirname "$TREE_DIR")"
+free_mb=$(df -Pm "$(dirname "$TREE_DIR")" | awk 'NR == 2 { print $4 }')
+[ "$free_mb" -ge "$MIN_FREE_MB" ] ||
+	die "not enough disk space in $(dirname "$TREE_DIR"): ${free_mb} MB free, ${MIN_FREE_MB} MB needed"
+
+tmp=$TREE_DIR.new
+rm -rf "$tmp"
+mkdir -p "$tmp" "$LOG_DIR"
+trap 'rm -rf "$tmp"' EXIT
+
+info "tree: extracting $TARBALL"
+log=$LOG_DIR/extract.log
+if ! run_logged "$log" extract tar -xJf "$TARBALL" -C "$tmp" --strip-components=1; then
+	tail_log "$log" 5
+	die "$TARBALL is corrupt or truncated: tar could not extract it"
+fi
+[ -f "$tmp/Makefile" ] && [ -d "$tmp/scripts/kconfig" ] ||
+	die "$TARBALL does not hold a kernel tree (no Makefile or scripts/kconfig)"
+
+info "tree: recording the pristine baseline commit"
+version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo unknown)
+(
+	cd "$tmp"
+	git init -q -b "$SERIES_BRANCH"
+	# Debian's tree ignores everything at the top level: force the add, and
+	# keep git from ever seeing line-ending or mode surprises.
+	git config core.autocrlf false
+	git config gc.auto 0
+	git add -f -A
+	TREE_DIR=$tmp tree_git commit -q --no-verify \
+		-m "$SOURCE_PKG $version: pristine tree from $(basename "$TARBALL")"
+	git tag "$BASELINE_TAG"
+) >"$LOG_DIR/baseline.log" 2>&1 || { tail_log "$LOG_DIR/baseline.log"; die "could not record the baseline commit"; }
+echo "$version" >"$tmp/.git/chopblock-debian-version"
+echo "$sum" >"$tmp/.git/chopblock-tarball.sha256"
+
+rm -rf "$TREE_DIR"
+mv "$tmp" "$TREE_DIR"
+trap - EXIT
+info "tree: $TREE_DIR ready at tag $BASELINE_TAG ($SOURCE_PKG $version)"
