@@ -56,7 +56,7 @@ for p in "${patches[@]+"${patches[@]}"}"; do
 	name=${p#"$(dirname "$SERIES")"/}
 	if ! tree_git am -q --keep-cr --committer-date-is-author-date "$p" >>"$log" 2>&1; then
 		files=$(git diff --name-only --diff-filter=U 2>/dev/null; sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p; s/^error: \(.*\): does not exist in index$/\1/p; s/^error: \(.*\): already exists in index$/\1/p' "$log" | sort -u)
-		files=$(echo "$files" | sort -u | tr '\n' ' ')
+		files=$(echo "$files" | sort -u | grep . | tr '\n' ' ' | sed 's/ $//')
 		tree_git am --abort >/dev/null 2>&1 || true
 		tree_git checkout -q -f -B "$SERIES_BRANCH" "$BASELINE_TAG"
 		tail_log "$log" 15

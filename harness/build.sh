@@ -16,14 +16,6 @@ JOBS=${JOBS:-$(nproc)}
 [ -f "$TREE_DIR/Makefile" ] || die "no kernel tree at $TREE_DIR (run harness/tree.sh)"
 mkdir -p "$KBUILD_DIR" "$LOG_DIR"
 
-# Two kernel builds at once would only thrash two cores: serialize every
-# build on this machine (helpers, bisect runs and the main harness alike).
-exec 9>"$BUILD_DIR/kbuild.lock"
-if ! flock -n 9; then
-	info "build: waiting for another kernel build to finish"
-	flock 9
-fi
-
 make_args=(-C "$TREE_DIR" O="$KBUILD_DIR" ARCH="$ARCH" -j"$JOBS")
 if command -v ccache >/dev/null 2>&1; then
 	make_args+=(CC="ccache gcc")
@@ -61,6 +53,14 @@ while IFS= read -r line; do
 	fi
 done < <(cat "${fragments[@]}")
 [ "$missing" -eq 0 ] || die "$missing requested config symbol(s) did not take (see $log)"
+
+# Two kernel builds at once would only thrash two cores: serialize every
+# build on this machine (helpers, bisect runs and the main harness alike).
+exec 9>"$BUILD_DIR/kbuild.lock"
+if ! flock -n 9; then
+	info "build: waiting for another kernel build to finish"
+	flock 9
+fi
 
 info "build: $ARCH bzImage in $KBUILD_DIR (log: $LOG_DIR/build.log)"
 start=$SECONDS

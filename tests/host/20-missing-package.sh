@@ -1,0 +1,6 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A package that apt cannot provide stops the run with its name.
+. "$(dirname "$0")/../lib.sh"
+expect_error "package chopblock-no-such-package is not available" \
+	env CHOPBLOCK_PACKAGES="coreutils chopblock-no-such-package" "$root/harness/deps.sh"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A malformed series file, or a patch that does not apply, stops apply.sh
+# with a one-line error naming the line, or the patch and the rejected
+# file, and leaves the tree exactly at the pristine baseline.
+. "$(dirname "$0")/../lib.sh"
+"$root/harness/tree.sh" >/dev/null 2>&1 || fail "harness/tree.sh failed"
+apply() { env CHOPBLOCK_SERIES="$1" CHOPBLOCK_LOGS="$scratch/logs" "$root/harness/apply.sh"; }
+pristine_tree() {
+	[ "$(git -C "$TREE_DIR" rev-parse HEAD)" = "$(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}")" ] ||
+		fail "tree is not at $BASELINE_TAG after a failed apply"
+	[ -z "$(git -C "$TREE_DIR" status --porcelain --untracked-files=no)" ] ||
+		fail "tree has modified files after a failed apply"
+	[ ! -d "$TREE_DIR/.git/rebase-apply" ] || fail "git am was left in progress"
+	ok "tree is pristine and clean"
+}
+mkdir -p "$scratch/p"
+
+printf 'a.patch -p1 extra\n' >"$scratch/p/series"
+expect_error "series:1: malformed line" apply "$scratch/p/series"
+printf 'a.patch -p0\n' >"$scratch/p/series"
+expect_error "series:1: malformed line" apply "$scratch/p/series"
+printf '# comment\n\nmissing.patch\n' >"$scratch/p/series"
+expect_error "series:3: patch missing.patch does not exist" apply "$scratch/p/series"
+printf '../escape.patch\n' >"$scratch/p/series"
+expect_error "must be relative and inside patches" apply "$scratch/p/series"
+echo "not a patch" >"$scratch/p/plain.patch"
+printf 'plain.patch\n' >"$scratch/p/series"
+expect_error "plain.patch is not a git format-patch file" apply "$scratch/p/series"
+
+# Two patches made with git format-patch: the first applies, the second's
+# context is wrong for README, so it must be rejected naming README, and
+# the first one must not stay applied.
+work=$scratch/work
+git -C "$TREE_DIR" worktree add -q --detach "$work" "$BASELINE_TAG" 2>/dev/null ||
+	fail "could not make a worktree"
+(
+	cd "$work"
+	git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "test: empty"
+	echo "chopblock test line" >>COPYING
+	git -c user.name=t -c user.email=t@t commit -q -am "test: good"
+	sed -i '1s/.*/this is not the first line/' README
+	git -c user.name=t -c user.email=t@t commit -q -am "test: bad"
+	git format-patch -q -o "$scratch/p" HEAD~2
+) || fail "could not make test patches"
+git -C "$TREE_DIR" worktree remove --force "$work"
+# Break the second patch's context.
+sed -i 's/^-Linux kernel$/-Linux kernel, but not this one/' "$scratch/p/0002-test-bad.patch"
+printf '0001-test-good.patch\n0002-test-bad.patch\n' >"$scratch/p/series"
+expect_error "patch 0002-test-bad.patch \(#2\) does not apply: rejected in README" apply "$scratch/p/series"
+pristine_tree

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for host tests. Sourced.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/harness/lib.sh"
+checks=0
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+ok() {
+	checks=$((checks + 1))
+	echo "ok: $*"
+}
+
+# expect_error REGEX CMD...: CMD must exit non-zero, and its last line of
+# standard error must be one "chopblock: error:" line matching REGEX.
+expect_error() {
+	local regex=$1 out rc=0
+	shift
+	out=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -ne 0 ] || fail "'$*' succeeded, expected an error matching /$regex/"
+	local last
+	last=$(echo "$out" | tail -n 1)
+	echo "$last" | grep -q '^chopblock: error: ' || fail "'$*' ended with '$last', not a chopblock error line"
+	echo "$last" | grep -Eq "$regex" || fail "'$*': error '$last' does not match /$regex/"
+	ok "$last"
+}
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/chopblock-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
