@@ -55,12 +55,27 @@ done < <(cat "${fragments[@]}")
 [ "$missing" -eq 0 ] || die "$missing requested config symbol(s) did not take (see $log)"
 
 # Two kernel builds at once would only thrash two cores: serialize every
-# build on this machine (helpers, bisect runs and the main harness alike).
+# build on this machine (helpers, bisect runs and the main harness alike),
+# first come, first served: flock alone lets a loop of short builds starve
+# a waiter, so waiters queue with a ticket named by their arrival time.
+queue=$BUILD_DIR/kbuild.queue
+mkdir -p "$queue"
+ticket=$queue/$(date +%s%N).$$
+touch "$ticket"
+trap 'rm -f "$ticket"' EXIT
 exec 9>"$BUILD_DIR/kbuild.lock"
-if ! flock -n 9; then
-	info "build: waiting for another kernel build to finish"
-	flock 9
-fi
+waited=0
+while :; do
+	for t in "$queue"/*; do
+		kill -0 "${t##*.}" 2>/dev/null || rm -f "$t"
+	done
+	first=$(ls "$queue" | sort | head -n 1)
+	[ "$queue/$first" = "$ticket" ] && flock -n 9 && break
+	[ "$waited" -eq 1 ] || info "build: waiting for another kernel build to finish"
+	waited=1
+	sleep 1
+done
+rm -f "$ticket"
 
 info "build: $ARCH bzImage in $KBUILD_DIR (log: $LOG_DIR/build.log)"
 start=$SECONDS

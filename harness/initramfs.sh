@@ -62,6 +62,12 @@ if [ ! -f "$cd_img" ]; then
 		head -c $((4 * 1024 * 1024)) >"$cd_img.tmp"
 	mv "$cd_img.tmp" "$cd_img"
 fi
+# What the kernel under test carries: the subjects of the applied patches.
+# Tests of a feature the series adds (a deprecation warning, say) skip,
+# saying so, on a kernel built without that patch, e.g. the pristine tree.
+git -C "$TREE_DIR" log --format=%s "$BASELINE_TAG..HEAD" >"$root/etc/chopblock/series" 2>/dev/null ||
+	: >"$root/etc/chopblock/series"
+
 md5sum <"$cd_img" | cut -d' ' -f1 >"$root/etc/chopblock/cd.md5"
 stat -c %s "$cd_img" >"$root/etc/chopblock/cd.size"
 

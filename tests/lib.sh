@@ -30,3 +30,21 @@ expect_error() {
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/chopblock-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
+
+# make_guest DIR: a guest directory for harness/boot.sh whose initramfs
+# holds busybox and, as /init, the script read from standard input.
+make_guest() {
+	local dir=$1 r=$1/root
+
+	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev"
+	cp "$(command -v busybox)" "$r/bin/busybox"
+	ln -s busybox "$r/bin/sh"
+	cat >"$r/init"
+	chmod +x "$r/init"
+	(cd "$r" && find . | cpio --quiet -o -H newc -R 0:0) | gzip -1 >"$dir/initramfs.cpio.gz"
+	truncate -s 1M "$dir/cd.img"
+}
+
+need_kernel() {
+	[ -f "$KBUILD_DIR/arch/x86/boot/bzImage" ] || fail "no kernel built in $KBUILD_DIR"
+}
