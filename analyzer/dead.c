@@ -52,6 +52,7 @@ struct dctx {
 	unsigned char *fst;	/* per file: ST_LIVE/ST_DEAD after analysis */
 	unsigned char *incl;	/* per file: reached from live code */
 	int *nincluders;
+	unsigned char *archincl;	/* included from its own arch/X/ */
 	VEC(struct item) items;
 };
 
@@ -436,13 +437,10 @@ static void dead_symbols(struct dctx *c)
 				forced = 1;
 		if (!k->y0)
 			continue;	/* dead before: not our business */
-		if (k->y2 & ~c->rmask && !forced)
+		if ((k->y1 & ~c->rmask) && !forced)
 			continue;
 		smap_put(&c->dead, k->name, strlen(k->name),
-			 forced ? 3 : (k->y1 & ~c->rmask) ? 1 :
-			 (k->y2 & ~c->rmask) ? 2 : 1);
-		if (!forced && !(k->y1 & ~c->rmask) && (k->y2 & ~c->rmask))
-			smap_set(&c->dead, k->name, strlen(k->name), 2);
+			 forced ? 3 : (k->y2 & ~c->rmask) ? 2 : 1);
 	}
 }
 
@@ -514,6 +512,17 @@ static void first_ref_desc(struct dctx *c, const char *target, struct sbuf *b)
 	}
 }
 
+/* both below the same arch/X/ */
+static int same_arch(const char *a, const char *b)
+{
+	const char *s;
+
+	if (strncmp(a, "arch/", 5) || strncmp(b, "arch/", 5))
+		return 0;
+	s = strchr(a + 5, '/');
+	return s && !strncmp(a, b, s - a + 1);
+}
+
 static void analyze_files(struct dctx *c)
 {
 	struct tree *t = &c->t;
@@ -524,6 +533,7 @@ static void analyze_files(struct dctx *c)
 	c->fst = xcalloc(t->nfiles, 1);
 	c->incl = xcalloc(t->nfiles, 1);
 	c->nincluders = xcalloc(t->nfiles, sizeof(int));
+	c->archincl = xcalloc(t->nfiles, 1);
 	adj_start = xmalloc(sizeof(int) * (t->nfiles + 1));
 	adj = xmalloc(sizeof(int) * cap);
 	for (i = 0; i < t->nfiles; i++) {
@@ -542,6 +552,8 @@ static void analyze_files(struct dctx *c)
 				}
 				adj[nadj++] = cand[m];
 				c->nincluders[cand[m]]++;
+				if (same_arch(f->path, t->files[cand[m]].path))
+					c->archincl[cand[m]] = 1;
 			}
 		}
 	}
@@ -603,7 +615,13 @@ static void analyze_files(struct dctx *c)
 		if (in_removed_arch(c, t->files[i].path))
 			c->fst[i] = ST_DEAD;
 		else if (t->files[i].kind == FK_H)
-			c->fst[i] = c->incl[i] ? ST_LIVE : ST_DEAD;
+			/*
+			 * A header of another architecture reached only from
+			 * outside it: the generous resolution of <asm/...>
+			 * cannot tell whether it was ever used; keep it.
+			 */
+			c->fst[i] = c->incl[i] || (!strncmp(t->files[i].path, "arch/", 5) &&
+						   !c->archincl[i]) ? ST_LIVE : ST_DEAD;
 		else if (c->incl[i] && c->fst[i] == ST_DEAD &&
 			 !in_removed_arch(c, t->files[i].path))
 			c->fst[i] = ST_LIVE;	/* #included by live code */

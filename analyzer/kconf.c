@@ -256,7 +256,7 @@ static int can_enable(struct kstate *k)
 		return 0;
 	if (k->forced && use_forced)
 		return 0;
-	if (poss_y(s->rev_dep.expr))
+	if (s->rev_dep.expr && poss_y(s->rev_dep.expr))
 		return 1;
 	dep = poss_y(s->dir_dep.expr);
 	if (!dep)
@@ -264,7 +264,7 @@ static int can_enable(struct kstate *k)
 	if (k->free)
 		return 1;
 	for (p = s->prop; p && !via; p = p->next) {
-		if (p->type == P_PROMPT)
+		if (p->type == P_PROMPT || p->type == P_MENU)
 			via = poss_y(p->visible.expr);
 		else if (p->type == P_DEFAULT)
 			via = poss_y(p->visible.expr) &&
@@ -289,7 +289,7 @@ static int always_y(struct kstate *k)
 				 s->dir_dep.expr->left.sym == &symbol_yes))
 		return 0;
 	for (p = s->prop; p; p = p->next) {
-		if (p->type == P_PROMPT)
+		if (p->type == P_PROMPT || p->type == P_MENU)
 			return 0;
 		if (p->type == P_DEFAULT) {
 			if (p->visible.expr &&
@@ -421,6 +421,24 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 	fp = fdopen(out, "w");
 	if (!fp)
 		_exit(3);
+	if (getenv("CHOPBLOCK_SYM") && getenv("CHOPBLOCK_DEBUG")) {
+		struct symbol *s = sym_find(getenv("CHOPBLOCK_SYM"));
+		struct property *p;
+
+		if (s) {
+			fprintf(stderr, "%s: dir_dep: ", arch);
+			expr_fprint(s->dir_dep.expr, stderr);
+			fprintf(stderr, "\nrev_dep: ");
+			expr_fprint(s->rev_dep.expr, stderr);
+			for (p = s->prop; p; p = p->next) {
+				fprintf(stderr, "\nprop %d vis: ", p->type);
+				expr_fprint(p->visible.expr, stderr);
+				fprintf(stderr, " expr: ");
+				expr_fprint(p->expr, stderr);
+			}
+			fprintf(stderr, "\n");
+		}
+	}
 	for (i = 0; i < nks; i++) {
 		struct symbol *s = ks[i].sym;
 		struct menu *m;

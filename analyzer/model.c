@@ -49,8 +49,15 @@ char *dir_of(const char *path)
 	return s ? xstrndup(path, s - path + 1) : xstrdup("");
 }
 
+/* In arch/X/ (arch_len covers "arch/X/"), never resolve into arch/Y/. */
+static int other_arch(const char *path, const char *from, size_t arch_len)
+{
+	return arch_len && !strncmp(path, "arch/", 5) &&
+	       strncmp(path, from, arch_len);
+}
+
 static int add_suffix(const struct tree *t, const char *name, int *out, int n,
-		      int max)
+		      int max, const char *from, size_t arch_len)
 {
 	const char *base = strrchr(name, '/');
 	size_t nl = strlen(name);
@@ -68,7 +75,8 @@ static int add_suffix(const struct tree *t, const char *name, int *out, int n,
 		if ((size_t)f->plen < nl)
 			continue;
 		if (!strcmp(f->path + f->plen - nl, name) &&
-		    ((size_t)f->plen == nl || f->path[f->plen - nl - 1] == '/'))
+		    ((size_t)f->plen == nl || f->path[f->plen - nl - 1] == '/') &&
+		    !other_arch(f->path, from, arch_len))
 			out[n++] = t->byname[i];
 	}
 	return n;
@@ -84,7 +92,12 @@ int resolve_include(const struct tree *t, int from, const struct inc *in,
 		    int *out, int max)
 {
 	const char *name = in->name;
+	const char *fp = t->files[from].path;
+	size_t arch_len = 0;
 	int n = 0, i;
+
+	if (!strncmp(fp, "arch/", 5) && strchr(fp + 5, '/'))
+		arch_len = strchr(fp + 5, '/') - fp + 1;
 
 	if (!in->sys) {
 		char *d = dir_of(t->files[from].path);
@@ -100,12 +113,12 @@ int resolve_include(const struct tree *t, int from, const struct inc *in,
 	}
 	while (!strncmp(name, "../", 3) || !strncmp(name, "./", 2))
 		name += name[1] == '/' ? 2 : 3;
-	n = add_suffix(t, name, out, n, max);
+	n = add_suffix(t, name, out, n, max, fp, arch_len);
 	if (!strncmp(name, "asm/", 4)) {
 		char buf[512];
 
 		snprintf(buf, sizeof(buf), "asm-generic/%s", name + 4);
-		n = add_suffix(t, buf, out, n, max);
+		n = add_suffix(t, buf, out, n, max, fp, arch_len);
 	}
 	return n;
 }
