@@ -1,9 +1,405 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * chopblock check: dangling references in a tree, optionally only those
+ * that are new against a baseline tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
 #include "chopblock.h"
+
+enum fkind_check {
+	CK_SYMBOL, CK_INCLUDE, CK_OBJECT, CK_SOURCE, CK_MAINT, CK_NKINDS
+};
+
+static const char *const ck_name[] = {
+	"undefined-symbol", "missing-include", "object-without-source",
+	"missing-kconfig-source", "maintainers-pattern",
+};
+
+static const char *const ck_title[] = {
+	"CONFIG_ symbols used but defined nowhere",
+	"#include of headers that do not exist",
+	"Makefile objects without a source",
+	"Kconfig source of missing files",
+	"MAINTAINERS F: patterns matching no file",
+};
+
+struct finding {
+	int kind;
+	char *file;
+	int line;
+	char *name;
+	char *key;
+	int isnew;
+};
+
+struct findings {
+	struct finding *v;
+	int n, cap;
+	struct smap keys;
+};
+
+static void add(struct findings *fs, int kind, const char *file, int line,
+		const char *name)
+{
+	struct finding f;
+	size_t n = strlen(file) + strlen(name) + 32;
+
+	f.kind = kind;
+	f.file = xstrdup(file);
+	f.line = line;
+	f.name = xstrdup(name);
+	f.key = xmalloc(n);
+	snprintf(f.key, n, "%d|%s|%s", kind, file, name);
+	f.isnew = 1;
+	smap_put(&fs->keys, f.key, strlen(f.key), fs->n);
+	vpush(*fs, f);
+}
+
+static int ignored_symbol(const char *s)
+{
+	return !strcmp(s, "FOO") || !strcmp(s, "BAR") || !strcmp(s, "FOO_BAR") ||
+	       !strcmp(s, "XXX");
+}
+
+static int defined(const struct smap *defs, const struct smap *cdefs,
+		   const char *name)
+{
+	size_t n = strlen(name);
+
+	if (smap_get(defs, name, n) >= 0 || smap_get(cdefs, name, n) >= 0)
+		return 1;
+	if (n > 7 && !strcmp(name + n - 7, "_MODULE"))
+		return smap_get(defs, name, n - 7) >= 0;
+	return 0;
+}
+
+static int generated_header(const char *name)
+{
+	return !strncmp(name, "generated/", 10) || strstr(name, "/generated/") ||
+	       strstr(name, "asm-offsets") || strstr(name, ".tab.h") ||
+	       strstr(name, ".lex.") || !strncmp(name, "config/", 7);
+}
+
+struct hit {
+	int n;
+};
+
+static int hit_cb(int idx, void *arg)
+{
+	(void)idx;
+	((struct hit *)arg)->n++;
+	return 1;
+}
+
+static void collect(struct tree *t, struct findings *fs)
+{
+	struct smap defs = { 0 }, cdefs = { 0 }, comps = { 0 };
+	struct mkmodel mk;
+	struct mentries me;
+	int cand[4];
+	int i, k;
+
+	for (i = 0; i < t->nfiles; i++) {
+		const struct fres *r = t->files[i].res;
+
+		if (!r)
+			continue;
+		for (k = 0; k < r->kdefs.n; k++)
+			smap_put(&defs, r->kdefs.v[k].name,
+				 strlen(r->kdefs.v[k].name), 1);
+		for (k = 0; k < r->cdefines.n; k++)
+			smap_put(&cdefs, r->cdefines.v[k], strlen(r->cdefines.v[k]), 1);
+	}
+	phase("check: definitions");
+	for (i = 0; i < t->nfiles; i++) {
+		const struct file *f = &t->files[i];
+		const struct fres *r = f->res;
+		const char *last = NULL;
+
+		if (!r)
+			continue;
+		for (k = 0; k < r->refs.n; k++) {
+			const char *s = r->refs.v[k].name;
+
+			if (defined(&defs, &cdefs, s) || ignored_symbol(s))
+				continue;
+			if (last && !strcmp(last, s))
+				continue;
+			last = s;
+			add(fs, CK_SYMBOL, f->path, r->refs.v[k].line, s);
+		}
+		if (!strncmp(f->path, "scripts/", 8) || !strncmp(f->path, "usr/", 4) ||
+		    !strncmp(f->path, "samples/", 8))
+			continue;
+		for (k = 0; k < r->incs.n; k++) {
+			const struct inc *in = &r->incs.v[k];
+
+			if (generated_header(in->name))
+				continue;
+			if (resolve_include(t, i, in, cand, 4))
+				continue;
+			add(fs, CK_INCLUDE, f->path, in->line, in->name);
+		}
+	}
+	phase("check: symbols and includes");
+	mk_build(t, &mk);
+	for (i = 0; i < mk.refs.n; i++) {
+		const struct mkref *r = &mk.refs.v[i];
+		const struct file *mf = &t->files[r->file];
+		const struct mkent *e = &mf->res->mk.v[r->ent];
+
+		if (!is_direct_prefix(e->pfx)) {
+			char *d = dir_of(mf->path);
+			char *c = xmalloc(strlen(d) + strlen(e->pfx) + 3);
+
+			sprintf(c, "%s%s.o", d, e->pfx);
+			smap_put(&comps, c, strlen(c), 1);
+			free(c);
+			free(d);
+		}
+	}
+	for (i = 0; i < mk.refs.n; i++) {
+		const struct mkref *r = &mk.refs.v[i];
+		const struct file *mf = &t->files[r->file];
+		const struct mkent *e = &mf->res->mk.v[r->ent];
+		size_t n = strlen(r->target);
+		static const char *const ext[] = { ".c", ".S", ".rs", ".c_shipped",
+			".S_shipped", ".asn1", ".y", ".l", "" };
+		char *base;
+		int found = 0, x;
+
+		if (!strncmp(mf->path, "tools/", 6) || !strncmp(mf->path, "scripts/", 8))
+			continue;
+		if (r->target[n - 1] == '/') {
+			if (!tree_has_dir(t, r->target))
+				add(fs, CK_OBJECT, mf->path, e->line, r->target);
+			continue;
+		}
+		if (smap_get(&comps, r->target, n) >= 0)
+			continue;
+		base = xstrndup(r->target, n - 2);
+		for (x = 0; ext[x][0] && !found; x++) {
+			char *p = xmalloc(n + 16);
+
+			sprintf(p, "%s%s", base, ext[x]);
+			found = tree_find(t, p) >= 0;
+			free(p);
+		}
+		/* foo.tab.o from foo.y, foo.lex.o from foo.l */
+		if (!found && n > 6) {
+			char *dot = strrchr(base, '.');
+
+			if (dot && (!strcmp(dot, ".tab") || !strcmp(dot, ".lex"))) {
+				char *p = xmalloc(n + 16);
+
+				sprintf(p, "%.*s%s", (int)(dot - base), base,
+					dot[1] == 't' ? ".y" : ".l");
+				found = tree_find(t, p) >= 0;
+				free(p);
+			}
+		}
+		if (!found)
+			add(fs, CK_OBJECT, mf->path, e->line, r->target);
+		free(base);
+	}
+	phase("check: objects");
+	for (i = 0; i < t->nfiles; i++) {
+		const struct file *f = &t->files[i];
+		const struct fres *r = f->res;
+
+		if (!r || f->kind != FK_KCONFIG)
+			continue;
+		for (k = 0; k < r->ksrcs.n; k++) {
+			const struct ksrc *s = &r->ksrcs.v[k];
+			const char *var = strstr(s->path, "$(");
+			char *d = s->relative ? dir_of(f->path) : xstrdup("");
+			int a, missing = 0;
+
+			if (s->optional) {
+				free(d);
+				continue;
+			}
+			if (!var) {
+				char *p = path_norm(d, s->path);
+
+				missing = tree_find(t, p) < 0;
+				free(p);
+			} else if (!strncmp(var, "$(SRCARCH)", 10) ||
+				   !strncmp(var, "$(HEADER_ARCH)", 14)) {
+				int hdr = var[2] == 'H';
+				const char *rest = var + (hdr ? 14 : 10);
+
+				for (a = 0; a < t->arches.n && !missing; a++) {
+					const char *arch = t->arches.v[a];
+					char *p, *q;
+
+					if (hdr && strcmp(arch, "x86"))
+						continue;
+					q = xmalloc(strlen(s->path) + 64);
+					sprintf(q, "%.*s%s%s", (int)(var - s->path),
+						s->path, arch, rest);
+					if (strstr(q, "$(")) {
+						free(q);
+						break;
+					}
+					p = path_norm(d, q);
+					missing = tree_find(t, p) < 0;
+					free(p);
+					free(q);
+				}
+			}
+			if (missing)
+				add(fs, CK_SOURCE, f->path, s->line, s->path);
+			free(d);
+		}
+	}
+	maint_load(t, &me);
+	for (i = 0; i < me.n; i++) {
+		for (k = 0; k < me.v[i].pats.n; k++) {
+			struct hit h = { 0 };
+
+			maint_match(t, me.v[i].pats.v[k].pat, hit_cb, &h);
+			if (!h.n)
+				add(fs, CK_MAINT, "MAINTAINERS", me.v[i].pats.v[k].line,
+				    me.v[i].pats.v[k].pat);
+		}
+	}
+	phase("check: kconfig sources, MAINTAINERS");
+}
+
+static int fcmp(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+	int r;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	r = strcmp(x->file, y->file);
+	if (r)
+		return r;
+	if (x->line != y->line)
+		return x->line - y->line;
+	return strcmp(x->name, y->name);
+}
+
+static const char *what(int kind)
+{
+	switch (kind) {
+	case CK_SYMBOL:
+		return "undefined symbol CONFIG_";
+	case CK_INCLUDE:
+		return "missing header ";
+	case CK_OBJECT:
+		return "no source for ";
+	case CK_SOURCE:
+		return "missing Kconfig file ";
+	default:
+		return "pattern matches nothing: ";
+	}
+}
 
 int cmd_check(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	die("check: not implemented yet");
+	struct tree t, bt;
+	struct findings fs = { 0 }, bfs = { 0 };
+	const char *root = NULL, *base = NULL;
+	int json = 0, i, counts[CK_NKINDS] = { 0 }, nnew = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--tree") && i + 1 < argc)
+			root = argv[++i];
+		else if (!strcmp(argv[i], "--baseline") && i + 1 < argc)
+			base = argv[++i];
+		else if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else
+			die("check: unknown or incomplete option '%s' (see chopblock --help)",
+			    argv[i]);
+	}
+	if (!root)
+		die("check: --tree DIR is required");
+	phase("start");
+	tree_load(&t, root);
+	if (base)
+		tree_load(&bt, base);
+	phase("load");
+	tree_scan(&t, 1, 1);
+	tree_scan(&t, 0, 1);
+	phase("scan");
+	collect(&t, &fs);
+	if (base) {
+		tree_scan(&bt, 1, 1);
+		tree_scan(&bt, 0, 1);
+		collect(&bt, &bfs);
+		for (i = 0; i < fs.n; i++)
+			fs.v[i].isnew = smap_get(&bfs.keys, fs.v[i].key,
+						 strlen(fs.v[i].key)) < 0;
+		phase("baseline");
+	}
+	qsort(fs.v, fs.n, sizeof(*fs.v), fcmp);
+	for (i = 0; i < fs.n; i++) {
+		if (!fs.v[i].isnew)
+			continue;
+		counts[fs.v[i].kind]++;
+		nnew++;
+	}
+	if (json) {
+		struct sbuf b = { 0 };
+		int first = 1;
+
+		sb_adds(&b, "{\"tool\":\"chopblock\",\"format\":1,\"command\":\"check\",\"tree\":");
+		sb_json(&b, root);
+		sb_adds(&b, ",\"baseline\":");
+		if (base)
+			sb_json(&b, base);
+		else
+			sb_adds(&b, "null");
+		sb_addf(&b, ",\"result\":\"%s\",\"counts\":{", nnew ? "fail" : "pass");
+		for (i = 0; i < CK_NKINDS; i++)
+			sb_addf(&b, "%s\"%s\":%d", i ? "," : "", ck_name[i], counts[i]);
+		sb_adds(&b, "},\"findings\":[");
+		fputs(b.s, stdout);
+		b.len = 0;
+		for (i = 0; i < fs.n; i++) {
+			const struct finding *f = &fs.v[i];
+
+			if (!f->isnew)
+				continue;
+			b.len = 0;
+			sb_addf(&b, "{\"kind\":\"%s\",\"file\":", ck_name[f->kind]);
+			sb_json(&b, f->file);
+			sb_addf(&b, ",\"line\":%d,\"name\":", f->line);
+			sb_json(&b, f->name);
+			sb_adds(&b, "}");
+			printf("%s\n%s", first ? "" : ",", b.s);
+			first = 0;
+		}
+		printf("\n]}\n");
+		free(b.s);
+		return nnew ? 1 : 0;
+	}
+	printf("chopblock check: tree %s%s%s\n", root, base ? ", new against " : "",
+	       base ? base : "");
+	for (i = 0; i < CK_NKINDS; i++)
+		printf("  %-44s %d\n", ck_title[i], counts[i]);
+	{
+		int last = -1;
+
+		for (i = 0; i < fs.n; i++) {
+			const struct finding *f = &fs.v[i];
+
+			if (!f->isnew)
+				continue;
+			if (f->kind != last) {
+				printf("\n== %s ==\n", ck_title[f->kind]);
+				last = f->kind;
+			}
+			printf("%s:%d: %s%s\n", f->file, f->line, what(f->kind), f->name);
+		}
+	}
+	printf("\nresult: %s (%d finding%s)\n", nnew ? "FAIL" : "PASS", nnew,
+	       nnew == 1 ? "" : "s");
+	return nnew ? 1 : 0;
 }

@@ -151,11 +151,12 @@ struct tree {
 void tree_load(struct tree *t, const char *root);
 int tree_find(const struct tree *t, const char *path);
 int tree_has_dir(const struct tree *t, const char *dir);
-void tree_scan(struct tree *t, int kconfig_only);
+void tree_scan(struct tree *t, int kconfig_only, int light);
 char *subsystem_of(const char *path);
 
 /* scan.c */
-void scan_file(const struct tree *t, struct file *f);
+void scan_file(const struct tree *t, struct file *f, int light);
+void scan_thread_done(void);
 
 /* kconf.c */
 struct ksym_arch {

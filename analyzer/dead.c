@@ -1135,7 +1135,7 @@ int cmd_dead(int argc, char **argv)
 			    c->rm_arch.v[i], c->rm_arch.v[i], root);
 		c->rmask |= 1u << a;
 	}
-	tree_scan(&c->t, 1);
+	tree_scan(&c->t, 1, 0);
 	for (i = 0; i < c->t.nfiles; i++) {
 		const struct fres *r = c->t.files[i].res;
 		int k;
@@ -1146,7 +1146,7 @@ int cmd_dead(int argc, char **argv)
 	}
 	kfd = kconf_start(&c->t, tool.v, tool.n, c->rm_sym.v, c->rm_sym.n);
 	phase("kconfig scan");
-	tree_scan(&c->t, 0);
+	tree_scan(&c->t, 0, 0);
 	phase("scan");
 	kconf_finish(kfd, &c->kr);
 	phase("kconfig");

@@ -97,6 +97,8 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 	int line = 0, hi = 0, i;
 	int cfile = f->kind == FK_C || f->kind == FK_H;
 
+	const char *weak = cfile ? memmem(b, e - b, "__weak", 6) : NULL;
+
 	config_refs(r, b, e, &hits);
 	while (l < e) {
 		const char *nl = memchr(l, '\n', e - l), *le, *p;
@@ -242,8 +244,10 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 				}
 			}
 		}
-		if (cfile && p < le && *p != '#' && memmem(p, le - p, "__weak", 6)) {
-			const char *w = memmem(p, le - p, "__weak", 6);
+		while (weak && weak < p)
+			weak = memmem(weak + 6, e - weak - 6, "__weak", 6);
+		if (weak && weak < le && *p != '#') {
+			const char *w = weak;
 			const char *te = rtrim(l, le);
 			char *name = NULL;
 
@@ -286,6 +290,118 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 	}
 	free(hits.v);
 	free(st.v);
+}
+
+/* Count newlines in [p, e); written so that the compiler vectorizes it. */
+static int count_nl(const char *p, const char *e)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	int n = 0;
+
+	while (p < e && ((uintptr_t)p & 7))
+		n += *p++ == '\n';
+	for (; e - p >= 8; p += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, p, 8);
+		x ^= ones * '\n';
+		/* high bit set in every byte that is zero */
+		y = ~(((x & low7) + low7) | x | low7);
+		n += __builtin_popcountll(y);
+	}
+	while (p < e)
+		n += *p++ == '\n';
+	return n;
+}
+
+/* First "CONFIG_" in [p, e), searching for the rare 'G'. */
+static const char *find_config(const char *b, const char *p, const char *e)
+{
+	for (p += 5; p < e && (p = memchr(p, 'G', e - p)); p++) {
+		if (p - 5 >= b && e - p >= 2 && !memcmp(p - 5, "CONFIG_", 7))
+			return p - 5;
+	}
+	return NULL;
+}
+
+/*
+ * The light scan used by "check": CONFIG_ references, #include and
+ * #define CONFIG_, found by jumping from hit to hit instead of walking
+ * every line.
+ */
+static void scan_source_light(struct fres *r, const char *b, const char *e)
+{
+	const char *cfg = find_config(b, b, e);
+	const char *hash = memchr(b, '#', e - b);
+	const char *pos = b;
+	int line = 1;
+
+	while (cfg || hash) {
+		const char *at = cfg && (!hash || cfg < hash) ? cfg : hash;
+
+		line += count_nl(pos, at);
+		pos = at;
+		if (at == cfg) {
+			const char *s = cfg + 7, *q = s;
+			int up = 0, ok = 1;
+
+			if (cfg > b && is_ident(cfg[-1]) &&
+			    !(cfg[-1] == 'D' && (cfg - 1 == b || !is_ident(cfg[-2]))))
+				ok = 0;
+			while (q < e && is_ident(*q)) {
+				if ((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'))
+					up++;
+				q++;
+			}
+			if (ok && q - s >= 2 && up >= 2 && q[-1] != '_') {
+				struct ref rf = { xstrndup(s, q - s), line };
+
+				vpush(r->refs, rf);
+			}
+			cfg = find_config(b, q, e);
+		} else {
+			const char *l = hash, *d, *le;
+
+			while (l > b && (l[-1] == ' ' || l[-1] == '\t'))
+				l--;
+			le = memchr(hash, '\n', e - hash);
+			if (!le)
+				le = e;
+			if (l == b || l[-1] == '\n') {
+				d = skip_ws(hash + 1, le);
+				if (word_is(d, le, "include")) {
+					const char *q = skip_ws(d + 7, le), *c;
+					char close = 0;
+
+					if (q < le && *q == '"')
+						close = '"';
+					else if (q < le && *q == '<')
+						close = '>';
+					c = close ? memchr(q + 1, close, le - q - 1) : NULL;
+					if (c) {
+						struct inc in = {
+							xstrndup(q + 1, c - q - 1),
+							line, close == '>'
+						};
+						vpush(r->incs, in);
+					}
+				} else if (word_is(d, le, "define")) {
+					const char *q = skip_ws(d + 6, le), *s;
+
+					if (le - q > 7 && !memcmp(q, "CONFIG_", 7)) {
+						s = q + 7;
+						while (s < le && is_ident(*s))
+							s++;
+						vpush(r->cdefines,
+						      xstrndup(q + 7, s - q - 7));
+					}
+				}
+			}
+			hash = hash + 1 < e ? memchr(hash + 1, '#', e - hash - 1) : NULL;
+		}
+	}
+	r->nlines = line + count_nl(pos, e) - 1;
 }
 
 /* --- Makefiles --- */
@@ -685,12 +801,24 @@ static void scan_defconfig(struct fres *r, const char *b, const char *e)
 	free(hits.v);
 }
 
-void scan_file(const struct tree *t, struct file *f)
+/* per-thread read buffer: read() beats mmap() for many small files */
+static __thread char *rbuf;
+static __thread size_t rcap;
+
+void scan_thread_done(void)
+{
+	free(rbuf);
+	rbuf = NULL;
+	rcap = 0;
+}
+
+void scan_file(const struct tree *t, struct file *f, int light)
 {
 	char path[4096];
 	struct stat st;
 	struct fres *r = xcalloc(1, sizeof(*r));
-	void *m = NULL;
+	size_t got = 0;
+	char *m;
 	int fd;
 
 	f->res = r;
@@ -702,23 +830,35 @@ void scan_file(const struct tree *t, struct file *f)
 		close(fd);
 		return;
 	}
-	m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if ((size_t)st.st_size + 1 > rcap) {
+		rcap = st.st_size + 1 > 1 << 20 ? st.st_size + 1 : 1 << 20;
+		free(rbuf);
+		rbuf = xmalloc(rcap);
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, rbuf + got, st.st_size - got);
+
+		if (n <= 0)
+			break;
+		got += n;
+	}
 	close(fd);
-	if (m == MAP_FAILED)
-		return;
+	m = rbuf;
 	switch (f->kind) {
 	case FK_MAKE:
-		scan_make(f, r, m, (char *)m + st.st_size);
+		scan_make(f, r, m, m + got);
 		break;
 	case FK_KCONFIG:
-		scan_kconfig(r, m, (char *)m + st.st_size);
+		scan_kconfig(r, m, m + got);
 		break;
 	case FK_DEFCONFIG:
-		scan_defconfig(r, m, (char *)m + st.st_size);
+		scan_defconfig(r, m, m + got);
 		break;
 	default:
-		scan_source(f, r, m, (char *)m + st.st_size);
+		if (light)
+			scan_source_light(r, m, m + got);
+		else
+			scan_source(f, r, m, m + got);
 		break;
 	}
-	munmap(m, st.st_size);
 }

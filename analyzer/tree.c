@@ -190,6 +190,7 @@ int tree_has_dir(const struct tree *t, const char *dir)
 struct scanjob {
 	struct tree *t;
 	int kconfig_only;
+	int light;
 	int next;
 	pthread_mutex_t lock;
 };
@@ -211,14 +212,16 @@ static void *scan_worker(void *arg)
 		for (; i < end; i++)
 			if (j->t->files[i].kind != FK_OTHER &&
 			    (j->t->files[i].kind == FK_KCONFIG) == j->kconfig_only)
-				scan_file(j->t, &j->t->files[i]);
+				scan_file(j->t, &j->t->files[i], j->light);
 	}
+	scan_thread_done();
 	return NULL;
 }
 
-void tree_scan(struct tree *t, int kconfig_only)
+void tree_scan(struct tree *t, int kconfig_only, int light)
 {
-	struct scanjob j = { .t = t, .next = 0, .kconfig_only = kconfig_only };
+	struct scanjob j = { .t = t, .next = 0, .kconfig_only = kconfig_only,
+			     .light = light };
 	pthread_t th[16];
 	int n = ncpus(), i;
 
