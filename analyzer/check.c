@@ -338,7 +338,8 @@ int cmd_check(int argc, char **argv)
 						 strlen(fs.v[i].key)) < 0;
 		phase("baseline");
 	}
-	qsort(fs.v, fs.n, sizeof(*fs.v), fcmp);
+	if (fs.n)
+		qsort(fs.v, fs.n, sizeof(*fs.v), fcmp);
 	for (i = 0; i < fs.n; i++) {
 		if (!fs.v[i].isnew)
 			continue;

@@ -1016,7 +1016,8 @@ static void output(struct dctx *c, int json)
 	const char *last = "";
 	int lastkind = -1;
 
-	qsort(c->items.v, c->items.n, sizeof(struct item), item_cmp);
+	if (c->items.n)
+		qsort(c->items.v, c->items.n, sizeof(struct item), item_cmp);
 	for (i = 0; i < c->items.n; i++)
 		counts[c->items.v[i].kind]++;
 	if (json) {

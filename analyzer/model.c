@@ -173,7 +173,8 @@ void mk_build(const struct tree *t, struct mkmodel *m)
 	for (i = 0; i < m->refs.n; i++)
 		m->order[i] = i;
 	sort_m = m;
-	qsort(m->order, m->refs.n, sizeof(int), cmp_ref);
+	if (m->refs.n)
+		qsort(m->order, m->refs.n, sizeof(int), cmp_ref);
 	for (i = 0; i < m->refs.n; i++) {
 		const char *tg = m->refs.v[m->order[i]].target;
 

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit tests of chopblock on small synthetic trees (KTAP output).
+# usage: run.sh [path/to/chopblock]
+#
+# The last line is "N passed, M failed"; the exit status is non-zero if
+# any test failed.
+
+here=$(cd "$(dirname "$0")" && pwd)
+cb=${1:-$here/../../analyzer/chopblock}
+trees=$here/trees
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The tool frees nothing at exit on purpose (like the kconfig parser it
+# embeds); memory errors and undefined behaviour still abort the run.
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+n=0
+pass=0
+fail=0
+lines=()
+
+result() {	# result OK|FAIL description [diagnostic]
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		pass=$((pass + 1))
+		lines+=("ok $n $2")
+	else
+		fail=$((fail + 1))
+		lines+=("not ok $n $2")
+		[ -n "$3" ] && lines+=("# $3")
+	fi
+}
+
+# has FILE DESCRIPTION FIXED-STRING...: every string on one line of FILE
+has() {
+	local f=$1 d=$2 l
+	shift 2
+	l=$(cat "$f")
+	for s in "$@"; do
+		l=$(grep -F -- "$s" <<<"$l")
+	done
+	if [ -n "$l" ]; then result OK "$d"; else result FAIL "$d" "missing: $*"; fi
+}
+
+# hasnot FILE DESCRIPTION FIXED-STRING...: no line has all strings
+hasnot() {
+	local f=$1 d=$2 l
+	shift 2
+	l=$(cat "$f")
+	for s in "$@"; do
+		l=$(grep -F -- "$s" <<<"$l")
+	done
+	if [ -z "$l" ]; then result OK "$d"; else result FAIL "$d" "unexpected: $l"; fi
+}
+
+# status EXPECTED DESCRIPTION cmd...: exit status and a one-line error
+status() {
+	local want=$1 d=$2 got
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = "$want" ]; then
+		result OK "$d"
+	else
+		result FAIL "$d" "exit $got, wanted $want: $(head -c 300 "$tmp/err")"
+	fi
+}
+
+B=$trees/basic
+sym='"kind":"symbol","status":"dead"'
+
+# ---- dead: Kconfig semantics ----
+status 0 "dead runs on the basic tree" \
+	"$cb" dead --tree "$B" --remove-arch aa --json
+cp "$tmp/out" "$tmp/dead.json"
+J=$tmp/dead.json
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$J" 2>/dev/null; then
+	result OK "dead --json is valid JSON"
+else
+	result FAIL "dead --json is valid JSON"
+fi
+has "$J" "depends on a removed arch: dead" "$sym" '"name":"FOO_DEP"'
+has "$J" "COMPILE_TEST-only: dead with reason" "$sym" '"name":"FOO_CT"' "COMPILE_TEST"
+has "$J" "select only from dead symbol: dead" "$sym" '"name":"FOO_SEL"'
+hasnot "$J" "select from a live symbol too: live" "$sym" '"name":"FOO_SEL_LIVE"'
+has "$J" "symbol in an if block on a dead symbol: dead" "$sym" '"name":"IN_IF"'
+has "$J" "symbol in a menu depending on a dead arch: dead" "$sym" '"name":"IN_MENU"'
+has "$J" "choice depending on a dead arch: members dead" "$sym" '"name":"CHOICE_B"'
+has "$J" "choice member depending on dead arch: dead" "$sym" '"name":"CHOICE2_X"'
+hasnot "$J" "other choice member: live" "$sym" '"name":"CHOICE2_Y"'
+has "$J" "transitive dependency (fixed point): dead" "$sym" '"name":"TRANSITIVE"'
+hasnot "$J" "depends on A || B with B live: live" "$sym" '"name":"FOO_LIVE"'
+hasnot "$J" "depends on !removed-arch: live" "$sym" '"name":"NOT_AA"'
+hasnot "$J" "depends on live || dead: live" "$sym" '"name":"LIVE_USER"'
+hasnot "$J" "COMPILE_TEST itself: live" "$sym" '"name":"COMPILE_TEST"'
+has "$J" "arch symbol selected by arch: dead" "$sym" '"name":"ARCH_HAS_FOO"'
+has "$J" "symbol defined only by the removed arch" "$sym" '"name":"AA_BOARD"' "removed architectures"
+
+# ---- dead: Makefiles, files, headers ----
+has "$J" "object guarded by dead symbol" '"kind":"file","status":"dead","path":"drivers/foo_dep.c"'
+has "$J" "object guarded by COMPILE_TEST-only symbol" '"kind":"file","status":"dead","path":"drivers/foo_ct.c"'
+has "$J" "member of a dead composite object" '"kind":"file","status":"dead","path":"drivers/comp_a.c"'
+has "$J" "member of a dead composite with a live own guard" '"kind":"file","status":"dead","path":"drivers/comp_b.c"'
+has "$J" "object under Makefile ifdef of dead symbol" '"kind":"file","status":"dead","path":"drivers/under_ifdef.c"'
+hasnot "$J" "live object not listed" '"path":"drivers/foo_live.c"'
+hasnot "$J" "unconditional object not listed" '"path":"drivers/common.c"'
+has "$J" "directory guarded by dead symbol" '"kind":"dir","status":"dead","path":"drivers/deaddir/"'
+hasnot "$J" "file of a dead directory not listed singly" '"path":"drivers/deaddir/x.c"'
+has "$J" "header used only by dead code" '"kind":"header","status":"dead","path":"include/linux/onlydead.h"'
+hasnot "$J" "header also used by live code" '"path":"include/linux/shared.h"'
+hasnot "$J" "header without includers is not called dead" '"path":"include/linux/orphan.h"'
+has "$J" "removed arch directory" '"kind":"arch","status":"dead","path":"arch/aa/"'
+hasnot "$J" "other arch's header of the same name kept" '"path":"arch/bb/include/asm/thing.h"'
+
+# ---- dead: conditionals, references, weak, MAINTAINERS, defconfigs ----
+has "$J" "#ifdef on dead symbol becomes false" '"kind":"conditional"' '"line":4,' '"becomes":"false"' '"functions":"dep_stub"'
+has "$J" "#ifndef on removed arch becomes true, stub named" '"kind":"conditional"' '"text":"#ifndef CONFIG_AA"' '"becomes":"true"' '"functions":"aa_stub"'
+has "$J" "dead && live folds to false" '"kind":"conditional"' '"functions":"mixed_block"' '"becomes":"false"'
+hasnot "$J" "IS_ENABLED() of a live symbol not reported" '"functions":"live_block"'
+has "$J" "IS_ENABLED() of a dead symbol in code" '"kind":"reference"' '"file":"drivers/common.c","line":34' '"symbol":"FOO_CT"'
+has "$J" "weak function overridden only in removed arch" '"kind":"weak"' '"name":"plat_hook"' 'arch/aa/kernel/setup.c:5'
+hasnot "$J" "weak function with a live override" '"kind":"weak"' '"name":"other_hook"'
+has "$J" "MAINTAINERS entry with only dead files" '"kind":"maintainers","status":"dead"' '"title":"FOO DEP DRIVER"'
+has "$J" "MAINTAINERS entry partly dead" '"kind":"maintainers","status":"partial"' '"title":"MIXED ENTRY"' 'drivers/deaddir/'
+hasnot "$J" "live MAINTAINERS entry" '"title":"FOO LIVE DRIVER"'
+has "$J" "defconfig of removed arch" '"kind":"defconfig"' 'arch/aa/configs/aa_defconfig'
+has "$J" "dead symbol set in a surviving defconfig" '"kind":"reference"' 'arch/bb/configs/bb_defconfig' '"symbol":"FOO_DEP"'
+hasnot "$J" "live symbol in a surviving defconfig" '"kind":"reference"' 'arch/bb/configs/bb_defconfig' '"symbol":"FOO_LIVE"'
+
+# ---- dead: human output ----
+"$cb" dead --tree "$B" --remove-arch aa >"$tmp/dead.txt" 2>&1
+has "$tmp/dead.txt" "human output grouped by subsystem" "== drivers =="
+has "$tmp/dead.txt" "human output has file:line" "drivers/Kconfig:8: FOO_DEP"
+
+# ---- dead: --remove-symbol ----
+status 0 "dead --remove-symbol runs" "$cb" dead --tree "$B" --remove-symbol CONFIG_FOO_LIVE --json
+cp "$tmp/out" "$tmp/sym.json"
+has "$tmp/sym.json" "--remove-symbol: the symbol is dead" "$sym" '"name":"FOO_LIVE"' "remove-symbol"
+has "$tmp/sym.json" "--remove-symbol: its object is dead" '"kind":"file","status":"dead","path":"drivers/foo_live.c"'
+hasnot "$tmp/sym.json" "--remove-symbol: A || removed stays live" "$sym" '"name":"LIVE_USER"'
+hasnot "$tmp/sym.json" "--remove-symbol: no arch removed" '"kind":"arch"'
+
+# ---- errors ----
+status 2 "unknown architecture is an error" "$cb" dead --tree "$B" --remove-arch zz
+has "$tmp/err" "unknown architecture message" "unknown architecture 'zz'"
+status 2 "missing tree is an error" "$cb" dead --tree "$tmp/nonexistent" --remove-arch aa
+status 2 "unknown option is an error" "$cb" dead --tree "$B" --bogus
+status 2 "unknown symbol is an error" "$cb" dead --tree "$B" --remove-symbol NO_SUCH_SYMBOL
+status 2 "unknown command is an error" "$cb" frobnicate
+status 2 "check without --tree is an error" "$cb" check
+status 2 "not a kernel tree is an error" "$cb" check --tree "$trees"
+
+# ---- check ----
+status 0 "check passes on a clean tree" "$cb" check --tree "$B"
+D=$tmp/dangling
+cp -r "$B" "$D"
+echo 'int x = IS_ENABLED(CONFIG_NO_SUCH_THING);' >>"$D/drivers/foo_live.c"
+echo '#include <linux/no_such_header.h>' >>"$D/drivers/common.c"
+echo 'obj-y += no_such_source.o' >>"$D/drivers/Makefile"
+echo 'source "drivers/no_such/Kconfig"' >>"$D/drivers/Kconfig"
+printf '\nGONE\nF:\tdrivers/no_such_file.c\n' >>"$D/MAINTAINERS"
+status 1 "check fails on a tree with dangling references" "$cb" check --tree "$D" --json
+cp "$tmp/out" "$tmp/check.json"
+C=$tmp/check.json
+has "$C" "undefined CONFIG_ symbol" '"kind":"undefined-symbol","file":"drivers/foo_live.c"' '"name":"NO_SUCH_THING"'
+has "$C" "missing header" '"kind":"missing-include","file":"drivers/common.c"' 'linux/no_such_header.h'
+has "$C" "object without source" '"kind":"object-without-source","file":"drivers/Makefile"' 'drivers/no_such_source.o'
+has "$C" "source of a missing Kconfig file" '"kind":"missing-kconfig-source"' 'drivers/no_such/Kconfig'
+has "$C" "MAINTAINERS pattern matching nothing" '"kind":"maintainers-pattern"' 'drivers/no_such_file.c'
+status 1 "check --baseline: new dangling references fail" "$cb" check --tree "$D" --baseline "$B"
+has "$tmp/out" "check --baseline lists the new one" "NO_SUCH_THING"
+status 0 "check --baseline: nothing new passes" "$cb" check --tree "$D" --baseline "$D"
+status 0 "check --baseline: removing dangling refs passes" "$cb" check --tree "$B" --baseline "$D"
+
+echo "KTAP version 1"
+echo "1..$n"
+printf '%s\n' "${lines[@]}"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
