@@ -5,11 +5,13 @@
 # test. See README.md.
 
 H := harness
+# The kernel tree (git-ignored); the analyzer compiles its Kconfig parser.
+TREE ?= $(or $(CHOPBLOCK_TREE),$(CURDIR)/build/tree)
 
 .PHONY: all deps tree apply build boot report check check-host check-boot \
 	analyzer bench bisect clean distclean
 
-all: deps analyzer
+all: deps tree analyzer
 	$(H)/run.sh
 
 deps:
@@ -24,17 +26,18 @@ apply: tree
 build: apply
 	$(H)/build.sh
 
-analyzer:
-	@if [ -f analyzer/Makefile ]; then $(MAKE) -C analyzer; fi
+analyzer: tree
+	$(MAKE) -C analyzer KSRC=$(TREE)
 
 # Host-side tests first (fast, no kernel build needed), then the full run
 # (apply, build, boot, guest tests), then the tests that need its tree and
 # kernel.
-check: deps analyzer
+check: deps tree analyzer
 	tests/run.sh
 
-bench: deps analyzer tree
-	@if [ -x analyzer/bench.sh ]; then analyzer/bench.sh; else echo "no benchmark yet"; exit 1; fi
+bench: deps tree analyzer
+	$(H)/pristine-tree.sh
+	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine bench
 
 # Build the x86_64 harness configuration after every patch of the series:
 # proves bisectability. Too slow for every CI run.
@@ -43,7 +46,7 @@ bisect: deps tree
 
 clean:
 	rm -rf build/kbuild build/guest build/logs build/report.txt
-	@if [ -f analyzer/Makefile ]; then $(MAKE) -C analyzer clean; fi
+	$(MAKE) -C analyzer KSRC=$(TREE) clean
 
 distclean:
 	rm -rf build

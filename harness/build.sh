@@ -21,8 +21,10 @@ if command -v ccache >/dev/null 2>&1; then
 	make_args+=(CC="ccache gcc")
 	export CCACHE_DIR=${CCACHE_DIR:-$BUILD_DIR/ccache}
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-	# The tree lives at a fixed path, but keep hits across moved trees.
-	export CCACHE_BASEDIR=$TREE_DIR
+	# Paths under the base directory are hashed relative to the build
+	# directory: trees laid out as <dir>/tree beside <dir>/kbuild (the
+	# main one, make bisect's) then share one cache.
+	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
 fi
 
 fragments=("$CONFIG_DIR"/*.config)

@@ -29,7 +29,9 @@ comm -23 "$s/sh-defs" "$s/other-defs" >"$s/sh-only"
 sed 's/^/CONFIG_/' "$s/sh-only" >"$s/sh-only-config"
 echo "$(wc -l <"$s/sh-only") Kconfig symbols were defined only in arch/sh"
 {
-	g grep -n -w -F -f "$s/sh-only" -- '*Kconfig*' || true
+	# In Kconfig, only expressions count, not prompts or help text.
+	g grep -n -w -F -f "$s/sh-only" -- '*Kconfig*' |
+		grep -E '^[^:]*:[0-9]+:[[:space:]]*(depends on|select|imply|default|def_bool|def_tristate|if|visible if|range)[[:space:]]' || true
 	g grep -n -w -F -f "$s/sh-only-config" -- ':!*Kconfig*' || true
 } >"$s/symbol-refs"
 n=$(wc -l <"$s/symbol-refs")
@@ -59,7 +61,7 @@ g diff --name-only --diff-filter=D "$BASELINE_TAG" HEAD >"$s/deleted"
 grep -E '\.(c|S)$' "$s/deleted" | grep -v '^arch/sh/' | while read -r f; do
 	d=$(dirname "$f") o=$(basename "${f%.*}").o
 	[ -e "$TREE_DIR/$d" ] || continue
-	g grep -n -w -F "$o" -- "$d/Makefile" "$d/Kbuild" 2>/dev/null || true
+	g grep -n -E "(^|[[:space:]=/])${o//./\\.}([[:space:]]|\$)" -- "$d/Makefile" "$d/Kbuild" 2>/dev/null || true
 done >>"$s/object-refs"
 # Directories that no longer exist, named in their parent's Makefile.
 sed 's|/[^/]*$||' "$s/deleted" | sort -u | while read -r d; do
