@@ -24,6 +24,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -584,11 +585,94 @@ void kconf_eval(struct tree *t, char **toolchain, int ntool,
  * with the scan of the source files.
  */
 static pid_t helper_pid;
+static char cache_path[8192];
+static int cache_hit;
+
+/*
+ * The Kconfig result depends only on the Kconfig files (names, sizes,
+ * mtimes), the --remove-symbol list and this binary: cache it, so that
+ * repeated runs on an unchanged tree skip the parse.  CHOPBLOCK_CACHE=off
+ * disables the cache, CHOPBLOCK_CACHE=DIR moves it.
+ */
+static void cache_key(struct tree *t, char **toolchain, int ntool,
+		      char **forced, int nforced)
+{
+	const char *env = getenv("CHOPBLOCK_CACHE"), *dir;
+	char root[4096], def[4096];
+	uint64_t h = 1469598103934665603ULL;
+	int i;
+
+#define MIX(p, n) do {							\
+		const unsigned char *q_ = (const void *)(p);		\
+		size_t k_;						\
+		for (k_ = 0; k_ < (size_t)(n); k_++) {			\
+			h ^= q_[k_];					\
+			h *= 1099511628211ULL;				\
+		}							\
+	} while (0)
+
+	cache_path[0] = 0;
+	if (env && !strcmp(env, "off"))
+		return;
+	if (env && *env) {
+		dir = env;
+	} else if (getenv("XDG_CACHE_HOME")) {
+		snprintf(def, sizeof(def), "%s/chopblock", getenv("XDG_CACHE_HOME"));
+		dir = def;
+	} else if (getenv("HOME")) {
+		snprintf(def, sizeof(def), "%s/.cache/chopblock", getenv("HOME"));
+		dir = def;
+	} else {
+		return;
+	}
+	MIX(__DATE__ __TIME__, sizeof(__DATE__ __TIME__));
+	if (!realpath(t->root, root))
+		snprintf(root, sizeof(root), "%s", t->root);
+	MIX(root, strlen(root) + 1);
+	for (i = 0; i < t->nfiles; i++) {
+		const struct file *f = &t->files[i];
+		char path[4096];
+		struct stat st;
+
+		if (f->kind != FK_KCONFIG && strncmp(f->path + f->base, "Kconfig", 7))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", t->root, f->path);
+		if (stat(path, &st))
+			continue;
+		MIX(f->path, f->plen + 1);
+		MIX(&st.st_size, sizeof(st.st_size));
+		MIX(&st.st_mtim, sizeof(st.st_mtim));
+	}
+	for (i = 0; i < ntool; i++)
+		MIX(toolchain[i], strlen(toolchain[i]) + 1);
+	MIX("|", 1);
+	for (i = 0; i < nforced; i++)
+		MIX(forced[i], strlen(forced[i]) + 1);
+#undef MIX
+	{
+		char mk[4096], *sl;
+
+		snprintf(mk, sizeof(mk), "%s", dir);
+		for (sl = strchr(mk + 1, '/'); sl; sl = strchr(sl + 1, '/')) {
+			*sl = 0;
+			mkdir(mk, 0755);
+			*sl = '/';
+		}
+		mkdir(mk, 0755);
+	}
+	snprintf(cache_path, sizeof(cache_path), "%s/kconfig-%016llx", dir,
+		 (unsigned long long)h);
+}
 
 int kconf_start(struct tree *t, char **toolchain, int ntool,
 		char **forced, int nforced)
 {
 	int fds[2];
+
+	cache_key(t, toolchain, ntool, forced, nforced);
+	cache_hit = cache_path[0] && !access(cache_path, R_OK);
+	if (cache_hit)
+		return -1;
 
 	fflush(NULL);
 	if (pipe(fds))
@@ -621,14 +705,21 @@ int kconf_start(struct tree *t, char **toolchain, int ntool,
 
 void kconf_finish(int fd, struct kresult *res)
 {
-	FILE *fp = fdopen(fd, "r");
-	char line[1024];
+	FILE *fp = cache_hit ? fopen(cache_path, "r") : fdopen(fd, "r");
+	FILE *out = NULL;
+	char line[1024], tmp[8300];
 	int st = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!fp)
-		die("fdopen: %s", strerror(errno));
+		die("cannot read the Kconfig result: %s", strerror(errno));
+	if (!cache_hit && cache_path[0]) {
+		snprintf(tmp, sizeof(tmp), "%s.%d", cache_path, (int)getpid());
+		out = fopen(tmp, "w");
+	}
 	while (fgets(line, sizeof(line), fp)) {
+		if (out)
+			fputs(line, out);
 		struct ksym_arch k = { 0 };
 		char name[512], loc[512];
 
@@ -641,8 +732,19 @@ void kconf_finish(int fd, struct kresult *res)
 		vpush(res->syms, k);
 	}
 	fclose(fp);
+	if (cache_hit)
+		return;
 	while (waitpid(helper_pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		if (out) {
+			fclose(out);
+			unlink(tmp);
+		}
 		exit(2);	/* the helper already said why */
+	}
+	if (out) {
+		if (fclose(out) || rename(tmp, cache_path))
+			unlink(tmp);
+	}
 }
