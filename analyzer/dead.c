@@ -14,6 +14,7 @@
 enum { ST_UNK, ST_BUSY, ST_LIVE, ST_DEAD };
 
 struct item {
+	char *path, *name, *extra;	/* what must be gone (see remnants) */
 	char *subsys;
 	char *sortkey;
 	char *json;
@@ -54,6 +55,7 @@ struct dctx {
 	int *nincluders;
 	unsigned char *archincl;	/* included from its own arch/X/ */
 	VEC(struct item) items;
+	const char *remnant_root;	/* --baseline: report what is left here */
 };
 
 static int sym_dead(struct dctx *c, const char *name)
@@ -358,11 +360,15 @@ static int fold_cond(struct dctx *c, const char *text)
 /* ---- items ---- */
 
 static void add_item(struct dctx *c, int kind, const char *where,
-		     const char *sortkey, struct sbuf *json, struct sbuf *human)
+		     const char *sortkey, const char *path, const char *name,
+		     const char *extra, struct sbuf *json, struct sbuf *human)
 {
 	struct item it;
 
 	it.kind = kind;
+	it.path = xstrdup(path);
+	it.name = name ? xstrdup(name) : NULL;
+	it.extra = extra ? xstrdup(extra) : NULL;
 	it.subsys = subsystem_of(where);
 	it.sortkey = xstrdup(sortkey);
 	it.json = json->s;
@@ -477,7 +483,7 @@ static void symbol_items(struct dctx *c)
 		jkv(&j, "reason", why);
 		sb_adds(&j, "}");
 		sb_addf(&h, "%s:%d: %s (%s)", file, line, k->name, why);
-		add_item(c, IK_SYMBOL, file, k->name, &j, &h);
+		add_item(c, IK_SYMBOL, file, k->name, file, k->name, NULL, &j, &h);
 		free(file);
 	}
 }
@@ -661,7 +667,7 @@ static void file_items(struct dctx *c)
 		jkv(&j, "path", dir);
 		sb_addf(&j, ",\"files\":%d,\"lines\":%d}", nf, nl);
 		sb_addf(&h, "%s (%d files, %d lines)", dir, nf, nl);
-		add_item(c, IK_ARCH, dir, dir, &j, &h);
+		add_item(c, IK_ARCH, dir, dir, dir, NULL, NULL, &j, &h);
 	}
 	/* topmost dead directories referenced from Makefiles */
 	for (k = 0; k < c->mk.refs.n; k++) {
@@ -706,7 +712,7 @@ static void file_items(struct dctx *c)
 		sb_adds(&j, "}");
 		sb_addf(&h, "%s (%d files, %d lines; %s)%s", tg, nf, nl, why.s,
 			maybe >= 0 ? " [maybe]" : "");
-		add_item(c, IK_DIR, tg, tg, &j, &h);
+		add_item(c, IK_DIR, tg, tg, tg, NULL, NULL, &j, &h);
 		free(why.s);
 	}
 	/* single files and headers in live directories */
@@ -737,7 +743,7 @@ static void file_items(struct dctx *c)
 		jkv(&j, "reason", why.s);
 		sb_adds(&j, "}");
 		sb_addf(&h, "%s (%d lines; %s)", f->path, count_lines(c, i), why.s);
-		add_item(c, kind, f->path, f->path, &j, &h);
+		add_item(c, kind, f->path, f->path, f->path, NULL, NULL, &j, &h);
 		free(why.s);
 	}
 }
@@ -756,7 +762,7 @@ static void ref_item(struct dctx *c, const struct file *f, int line,
 	sb_adds(&j, "}");
 	sb_addf(&h, "%s:%d: %s reference to %s", f->path, line, where, sym);
 	snprintf(key, sizeof(key), "%s:%08d", f->path, line);
-	add_item(c, IK_REF, f->path, key, &j, &h);
+	add_item(c, IK_REF, f->path, key, f->path, sym, NULL, &j, &h);
 }
 
 static void cond_items(struct dctx *c)
@@ -815,7 +821,8 @@ static void cond_items(struct dctx *c)
 				if (cd->funcs)
 					sb_addf(&h, " [defines %s]", cd->funcs);
 				snprintf(key, sizeof(key), "%s:%08d", f->path, cd->line);
-				add_item(c, IK_COND, f->path, key, &j, &h);
+				add_item(c, IK_COND, f->path, key, f->path, cd->text,
+					 NULL, &j, &h);
 				free(syms.s);
 			}
 			for (k = 0; k < r->refs.n; k++) {
@@ -868,7 +875,8 @@ static void cond_items(struct dctx *c)
 		jkv(&j, "path", f->path);
 		sb_adds(&j, "}");
 		sb_adds(&h, f->path);
-		add_item(c, IK_DEFCONFIG, f->path, f->path, &j, &h);
+		add_item(c, IK_DEFCONFIG, f->path, f->path, f->path, NULL, NULL,
+			 &j, &h);
 	}
 }
 
@@ -940,7 +948,7 @@ static void weak_items(struct dctx *c)
 		sb_adds(&j, "}");
 		sb_addf(&h, "%s:%d: __weak %s() is overridden only in %s",
 			path, w[k].line, w[k].name, w[k].ovr.s);
-		add_item(c, IK_WEAK, path, w[k].name, &j, &h);
+		add_item(c, IK_WEAK, path, w[k].name, path, w[k].name, NULL, &j, &h);
 		free(w[k].ovr.s);
 	}
 	free(w);
@@ -999,7 +1007,8 @@ static void maint_items(struct dctx *c)
 				dead == matched ? "whole entry" : "F: lines",
 				pats.s);
 			add_item(c, IK_MAINT, dead == matched && e->pats.n ?
-				 e->pats.v[0].pat : "MAINTAINERS", e->title, &j, &h);
+				 e->pats.v[0].pat : "MAINTAINERS", e->title,
+				 "MAINTAINERS", e->title, pats.s, &j, &h);
 		}
 		free(pats.s);
 		for (k = 0; k < e->pats.n; k++)
@@ -1025,7 +1034,12 @@ static void output(struct dctx *c, int json)
 		{
 			struct sbuf b = { 0 };
 
-			sb_json(&b, c->t.root);
+			sb_json(&b, c->remnant_root ? c->remnant_root : c->t.root);
+			sb_adds(&b, ",\"baseline\":");
+			if (c->remnant_root)
+				sb_json(&b, c->t.root);
+			else
+				sb_adds(&b, "null");
 			sb_adds(&b, ",\"removed_arches\":[");
 			for (i = 0; i < c->rm_arch.n; i++) {
 				if (i)
@@ -1060,6 +1074,9 @@ static void output(struct dctx *c, int json)
 		printf("\n]}\n");
 		return;
 	}
+	if (c->remnant_root)
+		printf("chopblock dead: what is left in %s of what the analysis of %s found dead\n",
+		       c->remnant_root, c->t.root);
 	printf("chopblock dead: tree %s, removing", c->t.root);
 	for (i = 0; i < c->rm_arch.n; i++)
 		printf(" arch/%s", c->rm_arch.v[i]);
@@ -1096,11 +1113,103 @@ static void output(struct dctx *c, int json)
 	}
 }
 
+/* ---- remnants: what the baseline analysis found dead, still in a tree ---- */
+
+static int ref_in(const struct tree *t, const char *path, const char *sym)
+{
+	int i = tree_find(t, path), k;
+	const struct fres *r;
+
+	if (i < 0 || !(r = t->files[i].res))
+		return 0;
+	for (k = 0; k < r->refs.n; k++)
+		if (!strcmp(r->refs.v[k].name, sym))
+			return 1;
+	return 0;
+}
+
+static int item_present(const struct tree *t, const struct smap *kdefs,
+			const struct mentries *me, const struct item *it)
+{
+	const struct fres *r;
+	int i, k;
+
+	switch (it->kind) {
+	case IK_ARCH:
+	case IK_DIR:
+		return tree_has_dir(t, it->path);
+	case IK_FILE:
+	case IK_HEADER:
+	case IK_DEFCONFIG:
+		return tree_find(t, it->path) >= 0;
+	case IK_SYMBOL:
+		return smap_get(kdefs, it->name, strlen(it->name)) >= 0;
+	case IK_REF:
+		return ref_in(t, it->path, it->name);
+	case IK_COND:
+	case IK_WEAK:
+		i = tree_find(t, it->path);
+		if (i < 0 || !(r = t->files[i].res))
+			return 0;
+		if (it->kind == IK_COND) {
+			for (k = 0; k < r->conds.n; k++)
+				if (!strcmp(r->conds.v[k].text, it->name))
+					return 1;
+		} else {
+			for (k = 0; k < r->weak.n; k++)
+				if (!strcmp(r->weak.v[k].name, it->name))
+					return 1;
+		}
+		return 0;
+	case IK_MAINT:
+		for (i = 0; i < me->n; i++) {
+			if (strcmp(me->v[i].title, it->name))
+				continue;
+			for (k = 0; k < me->v[i].pats.n; k++) {
+				const char *p = strstr(it->extra, me->v[i].pats.v[k].pat);
+				size_t n = strlen(me->v[i].pats.v[k].pat);
+
+				if (p && (p == it->extra || p[-1] == ' ') &&
+				    (!p[n] || p[n] == ' '))
+					return 1;
+			}
+		}
+		return 0;
+	}
+	return 1;
+}
+
+static void keep_remnants(struct dctx *c, const char *root)
+{
+	struct tree *t = xcalloc(1, sizeof(*t));
+	struct smap kdefs = { 0 };
+	struct mentries me;
+	int i, k, n = 0;
+
+	tree_load(t, root);
+	tree_scan(t, 1, 0);
+	tree_scan(t, 0, 0);
+	maint_load(t, &me);
+	for (i = 0; i < t->nfiles; i++) {
+		const struct fres *r = t->files[i].res;
+
+		if (r && t->files[i].kind == FK_KCONFIG)
+			for (k = 0; k < r->kdefs.n; k++)
+				smap_put(&kdefs, r->kdefs.v[k].name,
+					 strlen(r->kdefs.v[k].name), 1);
+	}
+	for (i = 0; i < c->items.n; i++)
+		if (item_present(t, &kdefs, &me, &c->items.v[i]))
+			c->items.v[n++] = c->items.v[i];
+	c->items.n = n;
+	c->remnant_root = root;
+}
+
 int cmd_dead(int argc, char **argv)
 {
 	struct dctx *c = xcalloc(1, sizeof(*c));
 	struct strvec tool = { 0 };
-	const char *root = NULL;
+	const char *root = NULL, *base = NULL, *target = NULL;
 	int json = 0, i, a, kfd;
 
 	for (i = 0; i < argc; i++) {
@@ -1114,16 +1223,24 @@ int cmd_dead(int argc, char **argv)
 			if (!strncmp(s, "CONFIG_", 7))
 				s += 7;
 			vpush(c->rm_sym, (char *)s);
-		} else if (!strcmp(argv[i], "--json"))
+		} else if (!strcmp(argv[i], "--baseline") && i + 1 < argc) {
+			base = argv[++i];
+		} else if (!strcmp(argv[i], "--json")) {
 			json = 1;
-		else
+		} else {
 			die("dead: unknown or incomplete option '%s' (see chopblock --help)",
 			    argv[i]);
+		}
 	}
 	if (!root)
 		die("dead: --tree DIR is required");
 	if (!c->rm_arch.n && !c->rm_sym.n)
 		die("dead: give at least one --remove-arch or --remove-symbol");
+	if (base) {
+		/* analyze the baseline, then keep what is left in --tree */
+		target = root;
+		root = base;
+	}
 	phase("start");
 	tree_load(&c->t, root);
 	phase("load");
@@ -1132,8 +1249,9 @@ int cmd_dead(int argc, char **argv)
 			if (!strcmp(c->t.arches.v[a], c->rm_arch.v[i]))
 				break;
 		if (a == c->t.arches.n)
-			die("dead: unknown architecture '%s' (no arch/%s/Kconfig in %s)",
-			    c->rm_arch.v[i], c->rm_arch.v[i], root);
+			die("dead: unknown architecture '%s' (no arch/%s/Kconfig in %s%s)",
+			    c->rm_arch.v[i], c->rm_arch.v[i], root, base ? "" :
+			    "; if it was removed already, give the tree before with --baseline DIR");
 		c->rmask |= 1u << a;
 	}
 	tree_scan(&c->t, 1, 0);
@@ -1170,7 +1288,9 @@ int cmd_dead(int argc, char **argv)
 	phase("weak");
 	maint_items(c);
 	phase("maint");
+	if (target)
+		keep_remnants(c, target);
 	output(c, json);
 	free(tool.v);
-	return 0;
+	return target && c->items.n ? 1 : 0;
 }

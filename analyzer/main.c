@@ -11,7 +11,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: chopblock dead --tree DIR --remove-arch ARCH [--remove-arch ARCH ...]\n"
-	      "                      [--remove-symbol SYM ...] [--json]\n"
+	      "                      [--remove-symbol SYM ...] [--baseline DIR] [--json]\n"
 	      "       chopblock check --tree DIR [--baseline DIR] [--json]\n", f);
 }
 

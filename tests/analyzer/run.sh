@@ -143,6 +143,23 @@ has "$tmp/sym.json" "--remove-symbol: its object is dead" '"kind":"file","status
 hasnot "$tmp/sym.json" "--remove-symbol: A || removed stays live" "$sym" '"name":"LIVE_USER"'
 hasnot "$tmp/sym.json" "--remove-symbol: no arch removed" '"kind":"arch"'
 
+# ---- dead --baseline: what is left after a partial removal ----
+P=$tmp/partial
+cp -r "$B" "$P"
+rm -r "$P/arch/aa" "$P/drivers/foo_dep.c" "$P/include/linux/onlydead.h"
+sed -i '/plat_hook/,/^}/d' "$P/drivers/common.c"
+status 1 "dead --baseline: remnants make it fail" \
+	"$cb" dead --tree "$P" --baseline "$B" --remove-arch aa --json
+cp "$tmp/out" "$tmp/left.json"
+has "$tmp/left.json" "remnant: leftover COMPILE_TEST-only driver" '"path":"drivers/foo_ct.c"'
+has "$tmp/left.json" "remnant: symbol still defined" "$sym" '"name":"FOO_DEP"'
+hasnot "$tmp/left.json" "removed file is not a remnant" '"path":"drivers/foo_dep.c"'
+hasnot "$tmp/left.json" "removed arch is not a remnant" '"kind":"arch"'
+hasnot "$tmp/left.json" "removed weak function is not a remnant" '"kind":"weak"'
+status 2 "arch already gone without --baseline is an error" \
+	"$cb" dead --tree "$P" --remove-arch aa
+has "$tmp/err" "the error suggests --baseline" "--baseline"
+
 # ---- errors ----
 status 2 "unknown architecture is an error" "$cb" dead --tree "$B" --remove-arch zz
 has "$tmp/err" "unknown architecture message" "unknown architecture 'zz'"
