@@ -38,6 +38,8 @@ struct findings {
 	struct finding *v;
 	int n, cap;
 	struct smap keys;
+	struct smap kdefs;	/* symbols Kconfig defines */
+	struct smap refs;	/* "file|symbol" for every CONFIG_ reference */
 };
 
 static void add(struct findings *fs, int kind, const char *file, int line,
@@ -113,6 +115,20 @@ static void collect(struct tree *t, struct findings *fs)
 			smap_put(&cdefs, r->cdefines.v[k], strlen(r->cdefines.v[k]), 1);
 	}
 	phase("check: definitions");
+	for (i = 0; i < t->nfiles; i++) {
+		const struct fres *r = t->files[i].res;
+
+		if (!r)
+			continue;
+		for (k = 0; k < r->refs.n; k++) {
+			char key[4400];
+
+			snprintf(key, sizeof(key), "%s|%s", t->files[i].path,
+				 r->refs.v[k].name);
+			smap_put(&fs->refs, key, strlen(key), 1);
+		}
+	}
+	fs->kdefs = defs;
 	for (i = 0; i < t->nfiles; i++) {
 		const struct file *f = &t->files[i];
 		const struct fres *r = f->res;
@@ -333,9 +349,23 @@ int cmd_check(int argc, char **argv)
 		tree_scan(&bt, 1, 1);
 		tree_scan(&bt, 0, 1);
 		collect(&bt, &bfs);
-		for (i = 0; i < fs.n; i++)
-			fs.v[i].isnew = smap_get(&bfs.keys, fs.v[i].key,
-						 strlen(fs.v[i].key)) < 0;
+		for (i = 0; i < fs.n; i++) {
+			struct finding *f = &fs.v[i];
+			char key[4400];
+
+			f->isnew = smap_get(&bfs.keys, f->key, strlen(f->key)) < 0;
+			if (!f->isnew || f->kind != CK_SYMBOL)
+				continue;
+			/*
+			 * The same reference was there before and the symbol was
+			 * no Kconfig symbol then either (a #define elsewhere hid
+			 * it): not new.
+			 */
+			snprintf(key, sizeof(key), "%s|%s", f->file, f->name);
+			if (smap_get(&bfs.refs, key, strlen(key)) >= 0 &&
+			    smap_get(&bfs.kdefs, f->name, strlen(f->name)) < 0)
+				f->isnew = 0;
+		}
 		phase("baseline");
 	}
 	if (fs.n)
