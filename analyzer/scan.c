@@ -308,7 +308,7 @@ static int count_nl(const char *p, const char *e)
 		x ^= ones * '\n';
 		/* high bit set in every byte that is zero */
 		y = ~(((x & low7) + low7) | x | low7);
-		n += __builtin_popcountll(y);
+		n += (int)(((y >> 7) * ones) >> 56);
 	}
 	while (p < e)
 		n += *p++ == '\n';

@@ -222,8 +222,8 @@ void tree_scan(struct tree *t, int kconfig_only, int light)
 {
 	struct scanjob j = { .t = t, .next = 0, .kconfig_only = kconfig_only,
 			     .light = light };
-	pthread_t th[16];
-	int n = ncpus(), i;
+	pthread_t th[17];
+	int n = ncpus() + 1, i;	/* one more: reads block now and then */
 
 	pthread_mutex_init(&j.lock, NULL);
 	for (i = 0; i < n; i++)

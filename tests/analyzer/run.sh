@@ -192,6 +192,19 @@ has "$tmp/out" "check --baseline lists the new one" "NO_SUCH_THING"
 status 0 "check --baseline: nothing new passes" "$cb" check --tree "$D" --baseline "$D"
 status 0 "check --baseline: removing dangling refs passes" "$cb" check --tree "$B" --baseline "$D"
 
+# a reference that was never a Kconfig symbol (a #define hid it) is not new
+M=$tmp/masked
+cp -r "$B" "$M"
+echo '#define CONFIG_MASKED_THING 1' >"$M/drivers/masked.h"
+echo 'int masked = CONFIG_MASKED_THING;' >>"$M/drivers/foo_live.c"
+M2=$tmp/masked2
+cp -r "$M" "$M2"
+rm "$M2/drivers/masked.h"
+status 0 "check --baseline: #define-only symbol losing its #define is not new" \
+	"$cb" check --tree "$M2" --baseline "$M"
+status 1 "check: the same tree without baseline reports it" "$cb" check --tree "$M2"
+has "$tmp/out" "check: the #define-only symbol is listed" "MASKED_THING"
+
 echo "KTAP version 1"
 echo "1..$n"
 printf '%s\n' "${lines[@]}"
