@@ -42,12 +42,14 @@ run_logged() {
 	mkdir -p "$(dirname "$log")"
 	"$@" >"$log" 2>&1 &
 	pid=$!
+	local interval=${CHOPBLOCK_PROGRESS_INTERVAL:-15}
+	local next=$interval
 	while kill -0 "$pid" 2>/dev/null; do
-		sleep "${CHOPBLOCK_PROGRESS_INTERVAL:-15}" &
-		wait $! 2>/dev/null
-		if kill -0 "$pid" 2>/dev/null; then
+		sleep 0.5
+		if [ $((SECONDS - start)) -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
 			printf 'chopblock: %s: %ds: %s\n' "$what" $((SECONDS - start)) \
 				"$(tail -n 1 "$log" | cut -c1-100)" >&2
+			next=$((next + interval))
 		fi
 	done
 	wait "$pid"

@@ -29,7 +29,7 @@ result() {
 	0) pass=$((pass + 1)); echo "ok $n $name" ;;
 	4) skipped=$((skipped + 1)); echo "ok $n $name # SKIP $(tail -n 1 "$log")" ;;
 	*) failed=$((failed + 1))
-	   tail -n 15 "$log" | sed 's/^/# /'
+	   tail -n 15 "$log" | sed -u 's/^/# /'
 	   echo "not ok $n $name" ;;
 	esac
 }
@@ -51,7 +51,7 @@ for t in "${host_tests[@]}"; do [ -x "$t" ] && run_test "$t"; done
 
 echo "# main job: harness/run.sh (log: $logs/run.log)"
 rc=0
-CHOPBLOCK_PROGRESS_INTERVAL=30 "$root/harness/run.sh" 2>&1 | tee "$logs/run.log" | sed 's/^/# /'
+CHOPBLOCK_PROGRESS_INTERVAL=30 "$root/harness/run.sh" 2>&1 | tee "$logs/run.log" | sed -u 's/^/# /'
 rc=${PIPESTATUS[0]}
 # Each guest test is a test of its own here.
 if [ -f "$LOG_DIR/ktap-result.txt" ] && [ -f "$LOG_DIR/console.log" ]; then

@@ -28,22 +28,27 @@ echo "not a patch" >"$scratch/p/plain.patch"
 printf 'plain.patch\n' >"$scratch/p/series"
 expect_error "plain.patch is not a git format-patch file" apply "$scratch/p/series"
 
-# Two patches made with git format-patch: the first applies, the second's
-# context is wrong for README, so it must be rejected naming README, and
-# the first one must not stay applied.
-work=$scratch/work
-git -C "$TREE_DIR" worktree add -q --detach "$work" "$BASELINE_TAG" 2>/dev/null ||
-	fail "could not make a worktree"
-(
-	cd "$work"
-	git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "test: empty"
-	echo "chopblock test line" >>COPYING
-	git -c user.name=t -c user.email=t@t commit -q -am "test: good"
-	sed -i '1s/.*/this is not the first line/' README
-	git -c user.name=t -c user.email=t@t commit -q -am "test: bad"
-	git format-patch -q -o "$scratch/p" HEAD~2
-) || fail "could not make test patches"
-git -C "$TREE_DIR" worktree remove --force "$work"
+# Two patches in git format-patch's mail format, made without a checkout:
+# the first applies, the second's context is wrong for README, so it must
+# be rejected naming README, and the first one must not stay applied.
+make_patch() { # NAME FILE SED-EXPRESSION
+	git -C "$TREE_DIR" show "$BASELINE_TAG:$2" >"$scratch/a"
+	sed "$3" "$scratch/a" >"$scratch/b"
+	{
+		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+		echo "From: Test <test@example.org>"
+		echo "Date: Thu, 1 Jan 2026 00:00:00 +0000"
+		echo "Subject: [PATCH] test: $1"
+		echo
+		echo "---"
+		echo "diff --git a/$2 b/$2"
+		diff -u --label "a/$2" --label "b/$2" "$scratch/a" "$scratch/b"
+		echo "-- "
+		echo "2.39.5"
+	} >"$scratch/p/$1.patch"
+}
+make_patch 0001-test-good COPYING '$a chopblock test line'
+make_patch 0002-test-bad README '1s/.*/this is not the first line/'
 # Break the second patch's context.
 sed -i 's/^-Linux kernel$/-Linux kernel, but not this one/' "$scratch/p/0002-test-bad.patch"
 printf '0001-test-good.patch\n0002-test-bad.patch\n' >"$scratch/p/series"
