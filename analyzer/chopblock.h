@@ -212,6 +212,7 @@ struct mkmodel {
 	VEC(struct mkref) refs;
 	struct smap bytarget;	/* target -> first index in order[] */
 	int *order;		/* refs sorted by target */
+	struct smap wild;	/* dirs whose Makefile lists objects via $(...) */
 };
 void mk_build(const struct tree *t, struct mkmodel *m);
 int mk_first(const struct mkmodel *m, const char *target);

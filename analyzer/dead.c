@@ -719,6 +719,7 @@ static void file_items(struct dctx *c)
 	for (i = 0; i < t->nfiles; i++) {
 		const struct file *f = &t->files[i];
 		struct sbuf j = { 0 }, h = { 0 }, why = { 0 };
+		const char *status = "dead";
 		int kind;
 
 		if (c->fst[i] != ST_DEAD || in_removed_arch(c, f->path) ||
@@ -730,14 +731,20 @@ static void file_items(struct dctx *c)
 				c->nincluders[i], c->nincluders[i] == 1 ? "" : "s");
 		} else if (f->kind == FK_C || f->kind == FK_S || f->kind == FK_RS) {
 			char *o = obj_of(f->path);
+			char *d = dir_of(f->path);
 
 			kind = IK_FILE;
 			first_ref_desc(c, o, &why);
+			if (smap_get(&c->mk.wild, d, strlen(d)) >= 0) {
+				sb_adds(&why, "; but its Makefile also lists objects through variables");
+				status = "maybe";
+			}
+			free(d);
 			free(o);
 		} else {
 			continue;
 		}
-		begin(&j, kind, "dead");
+		begin(&j, kind, status);
 		jkv(&j, "path", f->path);
 		sb_addf(&j, ",\"lines\":%d", count_lines(c, i));
 		jkv(&j, "reason", why.s);

@@ -164,6 +164,10 @@ void mk_build(const struct tree *t, struct mkmodel *m)
 
 			r.file = i;
 			r.ent = k;
+			if (!strcmp(e->tok, "$")) {
+				smap_put(&m->wild, d, strlen(d), k);
+				continue;
+			}
 			r.target = path_norm(e->rootrel ? "" : d, e->tok);
 			vpush(m->refs, r);
 		}

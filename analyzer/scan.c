@@ -428,6 +428,26 @@ static int mk_guard(const char *s, const char *e, char **guard)
 	return 1;
 }
 
+/*
+ * $(foo-y), $(foo-objs), $(foo-m): the members of composite foo, which the
+ * foo-... assignments already list (and which live when foo.o is not
+ * referenced as an object).
+ */
+static int composite_var(const char *t, size_t n)
+{
+	const char *dash;
+	size_t k;
+
+	if (n < 6 || t[0] != '$' || t[1] != '(' || t[n - 1] != ')')
+		return 0;
+	for (k = 2; k < n - 1; k++)
+		if (!is_ident(t[k]) && t[k] != '-')
+			return 0;
+	dash = memrchr(t, '-', n);
+	return dash && (!memcmp(dash, "-y)", 3) || !memcmp(dash, "-m)", 3) ||
+			!memcmp(dash, "-objs)", 6));
+}
+
 static int rootrel_prefix(const struct file *f, const char *pfx)
 {
 	static const char *const v[] = { "core", "drivers", "libs", "net",
@@ -545,6 +565,20 @@ static void mk_line(const struct file *f, struct fres *r, char *s, int line,
 		if (!strncmp(t, "$(obj)/", 7) || !strncmp(t, "$(src)/", 7))
 			t += 7;
 		n = te - t;
+		if (memchr(t, '$', n) && *t != '-' && !memchr(t, '=', n) &&
+		    !composite_var(t, n) &&
+		    strcmp(pfx, "ccflags") && strcmp(pfx, "asflags") &&
+		    strcmp(pfx, "subdir-ccflags") && strcmp(pfx, "ldflags")) {
+			/* an object list built from variables: cannot follow */
+			struct mkent m = { 0 };
+
+			m.pfx = xstrdup(pfx);
+			m.tok = xstrdup("$");
+			m.line = line;
+			m.unknown = 1;
+			vpush(r->mk, m);
+			continue;
+		}
 		if (*t == '-' || memchr(t, '$', n) || memchr(t, '=', n) || n < 2)
 			continue;
 		if (!(t[n - 1] == '/' || (n > 2 && !memcmp(te - 2, ".o", 2))))
