@@ -160,6 +160,20 @@ status 2 "arch already gone without --baseline is an error" \
 	"$cb" dead --tree "$P" --remove-arch aa
 has "$tmp/err" "the error suggests --baseline" "--baseline"
 
+# ---- dead: a Makefile that lists objects through variables ----
+V=$tmp/vars
+cp -r "$B" "$V"
+printf 'more := extra.o\nobj-y += $(more)\n' >>"$V/drivers/Makefile"
+"$cb" dead --tree "$V" --remove-arch aa --json >"$tmp/vars.json" 2>&1
+has "$tmp/vars.json" "objects next to \$(var) lists are only maybe" \
+	'"kind":"file","status":"maybe","path":"drivers/foo_dep.c"' 'through variables'
+W=$tmp/compvar
+cp -r "$B" "$W"
+printf 'composite-objs := $(composite-y)\n' >>"$W/drivers/Makefile"
+"$cb" dead --tree "$W" --remove-arch aa --json >"$tmp/compvar.json" 2>&1
+has "$tmp/compvar.json" "\$(foo-y) of a composite is no unknown list" \
+	'"kind":"file","status":"dead","path":"drivers/comp_a.c"'
+
 # ---- errors ----
 status 2 "unknown architecture is an error" "$cb" dead --tree "$B" --remove-arch zz
 has "$tmp/err" "unknown architecture message" "unknown architecture 'zz'"
