@@ -87,6 +87,7 @@ struct inc {		/* #include */
 struct cond {		/* preprocessor conditional naming CONFIG_ symbols */
 	char *text;
 	int line, end;
+	int dend;	/* last line of the directive itself */
 	char *funcs;	/* functions defined in the block, ", " separated */
 };
 

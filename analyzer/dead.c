@@ -840,8 +840,7 @@ static void cond_items(struct dctx *c)
 					continue;
 				for (m = 0; m < r->conds.n && !incond; m++)
 					incond = r->conds.v[m].line <= rf->line &&
-						 rf->line <= r->conds.v[m].line + 3 &&
-						 strstr(r->conds.v[m].text, rf->name);
+						 rf->line <= r->conds.v[m].dend;
 				if (incond)
 					continue;
 				lastline = rf->line;

@@ -84,6 +84,27 @@ static const char *rtrim(const char *l, const char *e)
 	return e;
 }
 
+/* A directive with its continuation lines joined by single spaces. */
+static char *join_lines(const char *p, const char *e)
+{
+	char *out = xmalloc(e - p + 1), *o = out;
+
+	while (p < e) {
+		if (*p == '\\' && p + 1 < e && p[1] == '\n') {
+			p += 2;
+			while (p < e && (*p == ' ' || *p == '\t'))
+				p++;
+			while (o > out && (o[-1] == ' ' || o[-1] == '\t'))
+				o--;
+			*o++ = ' ';
+			continue;
+		}
+		*o++ = *p++;
+	}
+	*o = 0;
+	return out;
+}
+
 struct ppframe {
 	int cond;	/* index in conds or -1 */
 };
@@ -173,8 +194,9 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 				if (memmem(d, le - d, "CONFIG_", 7)) {
 					struct cond c = { 0 };
 
-					c.text = xstrndup(p, rtrim(p, le) - p);
+					c.text = join_lines(p, rtrim(p, le));
 					c.line = dline;
+					c.dend = line;
 					fr.cond = r->conds.n;
 					vpush(r->conds, c);
 				}
