@@ -77,6 +77,23 @@ static int defined(const struct smap *defs, const struct smap *cdefs,
 	return 0;
 }
 
+/* <stdio.h>, <sys/stat.h>: host programs, not kernel headers */
+static int host_header(const struct inc *in)
+{
+	static const char *const host[] = { "sys/", "bits/", "netinet/",
+		"arpa/", "gnu/", NULL };
+	int i;
+
+	if (!in->sys)
+		return 0;
+	if (!strchr(in->name, '/'))
+		return 1;
+	for (i = 0; host[i]; i++)
+		if (!strncmp(in->name, host[i], strlen(host[i])))
+			return 1;
+	return 0;
+}
+
 static int generated_header(const char *name)
 {
 	return !strncmp(name, "generated/", 10) || strstr(name, "/generated/") ||
@@ -152,7 +169,7 @@ static void collect(struct tree *t, struct findings *fs)
 		for (k = 0; k < r->incs.n; k++) {
 			const struct inc *in = &r->incs.v[k];
 
-			if (generated_header(in->name))
+			if (generated_header(in->name) || host_header(in))
 				continue;
 			if (resolve_include(t, i, in, cand, 4))
 				continue;
@@ -186,7 +203,8 @@ static void collect(struct tree *t, struct findings *fs)
 		char *base;
 		int found = 0, x;
 
-		if (!strncmp(mf->path, "tools/", 6) || !strncmp(mf->path, "scripts/", 8))
+		if (!strncmp(mf->path, "tools/", 6) || !strncmp(mf->path, "scripts/", 8) ||
+		    strchr(r->target, '%'))
 			continue;
 		if (r->target[n - 1] == '/') {
 			if (!tree_has_dir(t, r->target))

@@ -86,10 +86,33 @@ void maint_load(const struct tree *t, struct mentries *out)
 	free(b);
 }
 
+/* [abc] at @p: does it hold @c?  Sets *end past the class. */
+static int char_class(const char *p, char c, const char **end)
+{
+	const char *e = strchr(p + 1, ']');
+	int neg = p[1] == '!' || p[1] == '^', hit = 0;
+	const char *q;
+
+	if (!e) {
+		*end = p + 1;
+		return c == '[';
+	}
+	for (q = p + 1 + neg; q < e; q++) {
+		if (q + 2 < e && q[1] == '-') {
+			hit |= c >= q[0] && c <= q[2];
+			q += 2;
+		} else {
+			hit |= c == *q;
+		}
+	}
+	*end = e + 1;
+	return hit != neg;
+}
+
 /* prefix-anchored glob: '*' matches anything (also '/'), '?' one char */
 static int glob_prefix(const char *p, const char *s)
 {
-	for (; *p; p++, s++) {
+	while (*p) {
 		if (*p == '*') {
 			for (;; s++) {
 				if (glob_prefix(p + 1, s))
@@ -100,8 +123,16 @@ static int glob_prefix(const char *p, const char *s)
 		}
 		if (!*s)
 			return 0;
+		if (*p == '[') {
+			if (!char_class(p, *s, &p))
+				return 0;
+			s++;
+			continue;
+		}
 		if (*p != '?' && *p != *s)
 			return 0;
+		p++;
+		s++;
 	}
 	return 1;
 }
@@ -154,8 +185,21 @@ int maint_match(const struct tree *t, const char *pat,
 
 		if (!glob_prefix(buf, p))
 			continue;
-		if (!dir && slashes(p) != ps)
-			continue;
+		if (!dir && slashes(p) != ps) {
+			/* the pattern may name the directory the file is in */
+			char q[4096];
+			const char *sl = p;
+			int k;
+
+			for (k = 0; k <= ps && sl; k++)
+				sl = strchr(sl + (k ? 1 : 0), '/');
+			if (!sl || (size_t)(sl - p) >= sizeof(q))
+				continue;
+			memcpy(q, p, sl - p);
+			q[sl - p] = 0;
+			if (!glob_prefix(buf, q))
+				continue;
+		}
 		n++;
 		if (cb && cb(lo, arg))
 			break;
