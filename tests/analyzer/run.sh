@@ -192,7 +192,7 @@ echo 'int x = IS_ENABLED(CONFIG_NO_SUCH_THING);' >>"$D/drivers/foo_live.c"
 echo '#include <linux/no_such_header.h>' >>"$D/drivers/common.c"
 echo 'obj-y += no_such_source.o' >>"$D/drivers/Makefile"
 echo 'source "drivers/no_such/Kconfig"' >>"$D/drivers/Kconfig"
-printf '\nGONE\nF:\tdrivers/no_such_file.c\n' >>"$D/MAINTAINERS"
+printf '\nGONE\nF:\tdrivers/no_such_file.c\nF:\tdrivers/foo_[lx]ive.[ch]\nF:\tdrivers/dead*\n' >>"$D/MAINTAINERS"
 status 1 "check fails on a tree with dangling references" "$cb" check --tree "$D" --json
 cp "$tmp/out" "$tmp/check.json"
 C=$tmp/check.json
@@ -201,6 +201,8 @@ has "$C" "missing header" '"kind":"missing-include","file":"drivers/common.c"' '
 has "$C" "object without source" '"kind":"object-without-source","file":"drivers/Makefile"' 'drivers/no_such_source.o'
 has "$C" "source of a missing Kconfig file" '"kind":"missing-kconfig-source"' 'drivers/no_such/Kconfig'
 has "$C" "MAINTAINERS pattern matching nothing" '"kind":"maintainers-pattern"' 'drivers/no_such_file.c'
+hasnot "$C" "MAINTAINERS [..] glob matching a file is fine" 'drivers/foo_[lx]ive.[ch]'
+hasnot "$C" "MAINTAINERS pattern naming a directory is fine" '"drivers/dead*"'
 status 1 "check --baseline: new dangling references fail" "$cb" check --tree "$D" --baseline "$B"
 has "$tmp/out" "check --baseline lists the new one" "NO_SUCH_THING"
 status 0 "check --baseline: nothing new passes" "$cb" check --tree "$D" --baseline "$D"
