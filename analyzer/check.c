@@ -3,6 +3,7 @@
  * chopblock check: dangling references in a tree, optionally only those
  * that are new against a baseline tree.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,11 +113,9 @@ static int hit_cb(int idx, void *arg)
 	return 1;
 }
 
-static void collect(struct tree *t, struct findings *fs)
+static void collect1(struct tree *t, struct findings *fs)
 {
-	struct smap defs = { 0 }, cdefs = { 0 }, comps = { 0 };
-	struct mkmodel mk;
-	struct mentries me;
+	struct smap defs = { 0 }, cdefs = { 0 };
 	int cand[4];
 	int i, k;
 
@@ -177,6 +176,24 @@ static void collect(struct tree *t, struct findings *fs)
 		}
 	}
 	phase("check: symbols and includes");
+}
+
+/* Makefile objects, Kconfig source, MAINTAINERS: a second thread */
+struct part2 {
+	struct tree *t;
+	struct findings fs;
+};
+
+static void *collect2(void *arg)
+{
+	struct part2 *p2 = arg;
+	struct tree *t = p2->t;
+	struct findings *fs = &p2->fs;
+	struct smap comps = { 0 };
+	struct mkmodel mk;
+	struct mentries me;
+	int i, k;
+
 	mk_build(t, &mk);
 	for (i = 0; i < mk.refs.n; i++) {
 		const struct mkref *r = &mk.refs.v[i];
@@ -301,6 +318,27 @@ static void collect(struct tree *t, struct findings *fs)
 		}
 	}
 	phase("check: kconfig sources, MAINTAINERS");
+	return NULL;
+}
+
+static void collect(struct tree *t, struct findings *fs)
+{
+	struct part2 p2 = { .t = t };
+	pthread_t th;
+	int i;
+
+	if (pthread_create(&th, NULL, collect2, &p2))
+		die("cannot create thread");
+	collect1(t, fs);
+	pthread_join(th, NULL);
+	for (i = 0; i < p2.fs.n; i++) {
+		struct finding *f = &p2.fs.v[i];
+
+		smap_put(&fs->keys, f->key, strlen(f->key), fs->n);
+		vpush(*fs, *f);
+	}
+	free(p2.fs.v);
+	smap_free(&p2.fs.keys);
 }
 
 static int fcmp(const void *a, const void *b)
