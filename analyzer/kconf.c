@@ -706,7 +706,7 @@ int kconf_start(struct tree *t, char **toolchain, int ntool,
 void kconf_finish(int fd, struct kresult *res)
 {
 	FILE *fp = cache_hit ? fopen(cache_path, "r") : fdopen(fd, "r");
-	FILE *out = NULL;
+	FILE *out = NULL, *dump = NULL;
 	char line[1024], tmp[8300];
 	int st = 0;
 
@@ -717,9 +717,14 @@ void kconf_finish(int fd, struct kresult *res)
 		snprintf(tmp, sizeof(tmp), "%s.%d", cache_path, (int)getpid());
 		out = fopen(tmp, "w");
 	}
+	/* CHOPBLOCK_KDUMP=FILE: the per-architecture table, for validation */
+	if (getenv("CHOPBLOCK_KDUMP"))
+		dump = fopen(getenv("CHOPBLOCK_KDUMP"), "w");
 	while (fgets(line, sizeof(line), fp)) {
 		if (out)
 			fputs(line, out);
+		if (dump)
+			fputs(line, dump);
 		struct ksym_arch k = { 0 };
 		char name[512], loc[512];
 
@@ -732,6 +737,8 @@ void kconf_finish(int fd, struct kresult *res)
 		vpush(res->syms, k);
 	}
 	fclose(fp);
+	if (dump)
+		fclose(dump);
 	if (cache_hit)
 		return;
 	while (waitpid(helper_pid, &st, 0) < 0 && errno == EINTR)
