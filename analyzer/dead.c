@@ -1091,6 +1091,24 @@ static void output(struct dctx *c, int json)
 	printf("\n");
 	for (i = 0; i < IK_NKINDS; i++)
 		printf("  %-46s %d\n", kind_title[i], counts[i]);
+	{
+		long files = 0, lines = 0;
+		int k;
+
+		for (k = 0; k < c->items.n; k++) {
+			const char *j = c->items.v[k].json, *p;
+			int kind = c->items.v[k].kind;
+
+			if (kind != IK_ARCH && kind != IK_DIR && kind != IK_FILE &&
+			    kind != IK_HEADER)
+				continue;
+			p = strstr(j, "\"files\":");
+			files += p ? atol(p + 8) : 1;
+			p = strstr(j, "\"lines\":");
+			lines += p ? atol(p + 8) : 0;
+		}
+		printf("  %-46s %ld files, %ld lines\n", "Total to delete", files, lines);
+	}
 	for (i = 0; i < c->items.n; i++) {
 		const struct item *it = &c->items.v[i];
 
