@@ -17,17 +17,18 @@ stat=$(cat "$LOG_DIR/series-shortstat.txt" 2>/dev/null)
 num() { echo "$stat" | grep -o "[0-9]* $1" | cut -d' ' -f1 || true; }
 build_secs=$(cat "$KBUILD_DIR/chopblock-build-seconds" 2>/dev/null || echo "?")
 userspace=$(cat "$LOG_DIR/userspace-seconds" 2>/dev/null || echo none)
+[ "$userspace" = none ] || userspace=$(printf '%.2f' "$userspace")
 accel=$(cat "$LOG_DIR/accel" 2>/dev/null || echo "?")
 tests=$(tail -n 1 "$LOG_DIR/ktap-result.txt" 2>/dev/null || echo "not run")
 
 {
 	echo "chopblock report ($(date -u +%Y-%m-%dT%H:%MZ))"
-	printf '  %-22s %s\n' "tree" "Debian $SOURCE_PKG $debian, upstream $upstream"
-	printf '  %-22s %s\n' "patches applied" "$patches"
-	printf '  %-22s %s files changed, %s insertions(+), %s deletions(-)\n' "series diffstat" \
+	printf '  %-24s %s\n' "tree" "Debian $SOURCE_PKG $debian, upstream $upstream"
+	printf '  %-24s %s\n' "patches applied" "$patches"
+	printf '  %-24s %s files changed, %s insertions(+), %s deletions(-)\n' "series diffstat" \
 		"$(num 'files\? changed')" "$(num 'insertions\?')" "$(num 'deletions\?')"
-	printf '  %-22s %s in %ss (x86_64, %s)\n' "build" "$build_result" "$build_secs" \
+	printf '  %-24s %s in %ss (x86_64, %s)\n' "build" "$build_result" "$build_secs" \
 		"$(git -C "$TREE_DIR" rev-parse --short HEAD)"
-	printf '  %-22s %ss (%s)\n' "QEMU start to userspace" "$userspace" "$accel"
-	printf '  %-22s %s\n' "guest tests" "$tests"
+	printf '  %-24s %ss (%s)\n' "QEMU start to userspace" "$userspace" "$accel"
+	printf '  %-24s %s\n' "guest tests" "$tests"
 } | tee "$report"
