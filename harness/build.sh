@@ -57,15 +57,17 @@ done < <(cat "${fragments[@]}")
 [ "$missing" -eq 0 ] || die "$missing requested config symbol(s) did not take (see $log)"
 
 # Two kernel builds at once would only thrash two cores: serialize every
-# build on this machine (helpers, bisect runs and the main harness alike),
+# build on this machine (other clones, bisect runs and the main harness
+# alike: the lock is machine-wide, not per work directory),
 # first come, first served: flock alone lets a loop of short builds starve
 # a waiter, so waiters queue with a ticket named by their arrival time.
-queue=$BUILD_DIR/kbuild.queue
+lock=${CHOPBLOCK_LOCK:-/run/lock/chopblock-kbuild}
+queue=$lock.queue
 mkdir -p "$queue"
 ticket=$queue/$(date +%s%N).$$
 touch "$ticket"
 trap 'rm -f "$ticket"' EXIT
-exec 9>"$BUILD_DIR/kbuild.lock"
+exec 9>"$lock"
 waited=0
 while :; do
 	for t in "$queue"/*; do
