@@ -11,6 +11,29 @@ skip() {
 	exit 4
 }
 
+pass() {
+	echo "ok: $*"
+}
+
+# From here on fail() records the failure and the test goes on, so that one
+# failed check does not hide the result of the others; the test ends with
+# "exit $failed".
+soft_checks() {
+	failed=0
+	fail() {
+		echo "FAIL: $*"
+		failed=1
+	}
+}
+
+# Skip, saying why, on a kernel built without the patch that adds what the
+# test checks (the pristine baseline of an empty series, for instance):
+# $1 matches the patch's subject, $2 names it.
+needs_patch() {
+	grep -q "$1" /etc/chopblock/series 2>/dev/null ||
+		skip "this kernel does not carry the $2 patch"
+}
+
 # The kernel log must hold no Oops, BUG, WARNING or panic, and the kernel
 # must not be tainted.
 check_kernel_log() {

@@ -15,20 +15,9 @@ MSG='JFS: the JFS filesystem is deprecated and scheduled for removal from the ke
 DEV=${JFS_TEST_DEV:-/dev/sda}
 MNT=/tmp/jfs-deprecation.mnt
 
-# wait_for() comes from the guest library; fail() is redefined below so
-# that one failed check does not hide the result of the others.
-[ -r /lib/chopblock.sh ] && . /lib/chopblock.sh
-command -v wait_for >/dev/null 2>&1 || wait_for() { [ -e "$1" ]; }
-
-failed=0
-pass() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; failed=1; }
-skip() { echo "SKIP: $*"; exit 4; }
-
-# A kernel built without the deprecation patch (the pristine baseline of an
-# empty series) has no warning to look for: report a skip, saying why.
-grep -q '^jfs: .*deprecated' /etc/chopblock/series 2>/dev/null ||
-	skip "this kernel does not carry the JFS deprecation patch"
+. /lib/chopblock.sh
+soft_checks
+needs_patch '^jfs: .*deprecated' "JFS deprecation"
 
 warnings() { dmesg | grep -c -F "$MSG"; }
 
