@@ -8,7 +8,9 @@
 #   3. no Makefile names an object whose source the series deleted, nor a
 #      directory the series deleted;
 #   4. no MAINTAINERS F: pattern matches nothing (counted against pristine:
-#      only patterns that the series left dangling count).
+#      only patterns that the series left dangling count);
+#   5. no test of a macro only an SH compiler predefines (__sh__, __SH4__,
+#      ...) outside include/uapi, which is ABI.
 # Runs on the tree as harness/apply.sh left it (branch "series").
 . "$(dirname "$0")/../lib.sh"
 g() { git -C "$TREE_DIR" "$@"; }
@@ -89,6 +91,14 @@ comm -13 "$s/dangling-before" "$s/dangling-after" >"$s/dangling-new"
 n=$(wc -l <"$s/dangling-new")
 echo "4. MAINTAINERS F: patterns matching nothing: $(wc -l <"$s/dangling-before") before, $(wc -l <"$s/dangling-after") after, $n new"
 head -n 20 "$s/dangling-new" | sed 's/^/   /'
+total=$((total + n))
+
+# 5. Conditionals on the SH compiler's predefined macros.
+sh_cc='\b(__sh__|__SH[2-5][A-Z0-9]*__|__sh[1-5]__|__SH_FPU_ANY__)\b'
+g grep -nE "$sh_cc" -- ':!include/uapi/' ':!arch/*/include/uapi/' >"$s/cc-refs" || true
+n=$(wc -l <"$s/cc-refs")
+echo "5. tests of SH compiler macros: $(g grep -nE "$sh_cc" "$BASELINE_TAG" -- ':!arch/sh/' ':!include/uapi/' ':!arch/*/include/uapi/' | wc -l) outside arch/sh before, $n after"
+head -n 20 "$s/cc-refs" | sed 's/^/   /'
 total=$((total + n))
 
 echo "remnants: $total"
