@@ -109,6 +109,27 @@ struct ppframe {
 	int cond;	/* index in conds or -1 */
 };
 
+/* Record the header named by the "include" directive at d..le, if any. */
+static void add_include(struct fres *r, const char *d, const char *le,
+			int line)
+{
+	const char *q = skip_ws(d + 7, le), *c;
+	char close = 0;
+
+	if (q < le && *q == '"')
+		close = '"';
+	else if (q < le && *q == '<')
+		close = '>';
+	c = close ? memchr(q + 1, close, le - q - 1) : NULL;
+	if (c) {
+		struct inc in = {
+			xstrndup(q + 1, c - q - 1), line, close == '>'
+		};
+
+		vpush(r->incs, in);
+	}
+}
+
 static void scan_source(struct file *f, struct fres *r, const char *b,
 			const char *e)
 {
@@ -163,21 +184,7 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 			le = de;
 			nl = de < e ? de : NULL;
 			if (word_is(d, le, "include")) {
-				const char *q = skip_ws(d + 7, le), *c;
-				char close = 0;
-
-				if (q < le && *q == '"')
-					close = '"';
-				else if (q < le && *q == '<')
-					close = '>';
-				c = close ? memchr(q + 1, close, le - q - 1) : NULL;
-				if (c) {
-					struct inc in = {
-						xstrndup(q + 1, c - q - 1),
-						dline, close == '>'
-					};
-					vpush(r->incs, in);
-				}
+				add_include(r, d, le, dline);
 			} else if (word_is(d, le, "if") || word_is(d, le, "ifdef") ||
 				   word_is(d, le, "ifndef") ||
 				   word_is(d, le, "elif")) {
@@ -393,21 +400,7 @@ static void scan_source_light(struct fres *r, const char *b, const char *e)
 			if (l == b || l[-1] == '\n') {
 				d = skip_ws(hash + 1, le);
 				if (word_is(d, le, "include")) {
-					const char *q = skip_ws(d + 7, le), *c;
-					char close = 0;
-
-					if (q < le && *q == '"')
-						close = '"';
-					else if (q < le && *q == '<')
-						close = '>';
-					c = close ? memchr(q + 1, close, le - q - 1) : NULL;
-					if (c) {
-						struct inc in = {
-							xstrndup(q + 1, c - q - 1),
-							line, close == '>'
-						};
-						vpush(r->incs, in);
-					}
+					add_include(r, d, le, line);
 				} else if (word_is(d, le, "define")) {
 					const char *q = skip_ws(d + 6, le), *s;
 
