@@ -109,6 +109,27 @@ struct ppframe {
 	int cond;	/* index in conds or -1 */
 };
 
+/*
+ * Record, as found on this line, the CONFIG_ hits that start before lim;
+ * returns the index of the first hit not yet recorded.
+ */
+static int push_hits(struct fres *r, const struct cptrvec *hits, int hi,
+		     const char *lim, const char *e, int line)
+{
+	while (hi < hits->n && hits->v[hi] < lim) {
+		const char *s = hits->v[hi] + 7, *q = s;
+		struct ref rf;
+
+		while (q < e && is_ident(*q))
+			q++;
+		rf.name = xstrndup(s, q - s);
+		rf.line = line;
+		vpush(r->refs, rf);
+		hi++;
+	}
+	return hi;
+}
+
 /* Record the header named by the "include" directive at d..le, if any. */
 static void add_include(struct fres *r, const char *d, const char *le,
 			int line)
@@ -147,17 +168,7 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 
 		le = nl ? nl : e;
 		line++;
-		while (hi < hits.n && hits.v[hi] < le) {
-			const char *s = hits.v[hi] + 7, *q = s;
-			struct ref rf;
-
-			while (q < e && is_ident(*q))
-				q++;
-			rf.name = xstrndup(s, q - s);
-			rf.line = line;
-			vpush(r->refs, rf);
-			hi++;
-		}
+		hi = push_hits(r, &hits, hi, le, e, line);
 		p = skip_ws(l, le);
 		if (p < le && *p == '#' && f->kind != FK_RS) {
 			const char *d = skip_ws(p + 1, le), *de = le;
@@ -169,17 +180,7 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 
 				de = n2 ? n2 : e;
 				line++;
-				while (hi < hits.n && hits.v[hi] < de) {
-					const char *s = hits.v[hi] + 7, *q = s;
-					struct ref rf;
-
-					while (q < e && is_ident(*q))
-						q++;
-					rf.name = xstrndup(s, q - s);
-					rf.line = line;
-					vpush(r->refs, rf);
-					hi++;
-				}
+				hi = push_hits(r, &hits, hi, de, e, line);
 			}
 			le = de;
 			nl = de < e ? de : NULL;
@@ -633,17 +634,7 @@ static void scan_make(const struct file *f, struct fres *r, const char *b,
 		const char *nl = memchr(l, '\n', e - l), *le = nl ? nl : e;
 
 		line++;
-		while (hi < hits.n && hits.v[hi] < le) {
-			const char *s = hits.v[hi] + 7, *q = s;
-			struct ref rf;
-
-			while (q < e && is_ident(*q))
-				q++;
-			rf.name = xstrndup(s, q - s);
-			rf.line = line;
-			vpush(r->refs, rf);
-			hi++;
-		}
+		hi = push_hits(r, &hits, hi, le, e, line);
 		if (!sb.len)
 			start = line;
 		if (le > l && le[-1] == '\\') {
@@ -833,17 +824,7 @@ static void scan_defconfig(struct fres *r, const char *b, const char *e)
 		const char *nl = memchr(l, '\n', e - l), *le = nl ? nl : e;
 
 		line++;
-		while (hi < hits.n && hits.v[hi] < le) {
-			const char *s = hits.v[hi] + 7, *q = s;
-			struct ref rf;
-
-			while (q < e && is_ident(*q))
-				q++;
-			rf.name = xstrndup(s, q - s);
-			rf.line = line;
-			vpush(r->refs, rf);
-			hi++;
-		}
+		hi = push_hits(r, &hits, hi, le, e, line);
 		l = nl ? nl + 1 : e;
 	}
 	r->nlines = line;
