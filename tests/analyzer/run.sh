@@ -34,25 +34,29 @@ result() {	# result OK|FAIL description [diagnostic]
 	fi
 }
 
-# has FILE DESCRIPTION FIXED-STRING...: every string on one line of FILE
-has() {
-	local f=$1 d=$2 l
-	shift 2
-	l=$(cat "$f")
+# lines_with FILE FIXED-STRING...: the lines of FILE that hold every string
+lines_with() {
+	local l
+	l=$(cat "$1")
+	shift
 	for s in "$@"; do
 		l=$(grep -F -- "$s" <<<"$l")
 	done
-	if [ -n "$l" ]; then result OK "$d"; else result FAIL "$d" "missing: $*"; fi
+	printf '%s' "$l"
+}
+
+# has FILE DESCRIPTION FIXED-STRING...: every string on one line of FILE
+has() {
+	local f=$1 d=$2
+	shift 2
+	if [ -n "$(lines_with "$f" "$@")" ]; then result OK "$d"; else result FAIL "$d" "missing: $*"; fi
 }
 
 # hasnot FILE DESCRIPTION FIXED-STRING...: no line has all strings
 hasnot() {
 	local f=$1 d=$2 l
 	shift 2
-	l=$(cat "$f")
-	for s in "$@"; do
-		l=$(grep -F -- "$s" <<<"$l")
-	done
+	l=$(lines_with "$f" "$@")
 	if [ -z "$l" ]; then result OK "$d"; else result FAIL "$d" "unexpected: $l"; fi
 }
 
