@@ -15,7 +15,8 @@ ARCH=${ARCH:-x86_64}
 case $ARCH in
 x86_64) image=arch/x86/boot/bzImage qemu_bin=qemu-system-x86_64 qemu_pkg=qemu-system-x86 ;;
 arm64) image=arch/arm64/boot/Image qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm ;;
-*) die "cannot boot ARCH=$ARCH (x86_64 or arm64)" ;;
+sh) image=arch/sh/boot/zImage qemu_bin=qemu-system-sh4 qemu_pkg=qemu-system-misc ;;
+*) die "cannot boot ARCH=$ARCH (x86_64, arm64 or sh)" ;;
 esac
 KERNEL=${CHOPBLOCK_KERNEL:-$KBUILD_DIR/$image}
 GUEST_OUT=${CHOPBLOCK_GUEST:-$BUILD_DIR/guest}
@@ -59,9 +60,10 @@ fi
 # and userspace (seconds from QEMU's start to the guest's first line of
 # userspace output). Returns 2 when KVM failed to run the kernel.
 boot_once() {
-	local accel=$1 cpu=max disk=$GUEST_OUT/disk.img start qemu machine
+	local accel=$1 disk=$GUEST_OUT/disk.img start qemu machine done_at=
+	local cpu=(-cpu max -m 512)
 
-	[ "$accel" = kvm ] && cpu=host
+	[ "$accel" = kvm ] && cpu=(-cpu host -m 512)
 	rm -f "$disk" "$CONSOLE"
 	: >"$CONSOLE"
 	case $ARCH in
@@ -70,18 +72,29 @@ boot_once() {
 		machine=(-M pc -append "console=ttyS0 panic=-1 rdinit=/init"
 			-drive "file=$disk,format=raw,if=ide,index=0"
 			-drive "file=$GUEST_OUT/cd.img,format=raw,if=ide,index=2,media=cdrom,readonly=on"
-			-device pci-ohci,id=ohci -device usb-kbd,bus=ohci.0) ;;
+			-device pci-ohci,id=ohci -device usb-kbd,bus=ohci.0
+			-serial "file:$CONSOLE") ;;
 	arm64)
-		cpu=cortex-a57
-		machine=(-M virt -append "console=ttyAMA0 panic=-1 rdinit=/init") ;;
+		cpu=(-cpu cortex-a57 -m 512)
+		# A virtio-mmio transport with a device behind it: a
+		# platform device for the platform-bus test to find bound.
+		machine=(-M virt -append "console=ttyAMA0 panic=-1 rdinit=/init"
+			-device virtio-rng-device
+			-serial "file:$CONSOLE") ;;
+	sh)
+		# The r2d board has its 64 MiB; its console is the second
+		# serial port (ttySC1).
+		cpu=()
+		machine=(-M r2d -append "console=ttySC1,115200 panic=-1 rdinit=/init"
+			-serial null -serial "file:$CONSOLE") ;;
 	esac
 	info "boot: QEMU $ARCH ($accel), timeout ${TIMEOUT}s, console in $CONSOLE"
 	start=$(date +%s.%N)
 	timeout -s KILL "$TIMEOUT" $qemu_bin \
-		-accel "$accel" -cpu "$cpu" -m 512 -smp 1 \
+		-accel "$accel" "${cpu[@]}" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$KERNEL" -initrd "$GUEST_OUT/initramfs.cpio.gz" \
-		-serial "file:$CONSOLE" "${machine[@]}" \
+		"${machine[@]}" \
 		>"$LOG_DIR/qemu.log" 2>&1 &
 	qemu=$!
 
@@ -102,6 +115,17 @@ boot_once() {
 			kill -TERM "$qemu" 2>/dev/null
 			wait "$qemu" 2>/dev/null
 			return 2
+		fi
+		# A board that cannot reset itself (r2d) stays up after the
+		# guest is done: stop it once the kernel log is out.
+		if [ -z "$done_at" ] && grep -q '^chopblock: tests done' "$CONSOLE"; then
+			done_at=$SECONDS
+		elif [ -n "$done_at" ] && [ $((SECONDS - done_at)) -ge 10 ]; then
+			info "boot: the guest finished but did not reset; stopping QEMU"
+			kill -TERM "$qemu" 2>/dev/null
+			wait "$qemu" 2>/dev/null
+			rc=0
+			return 0
 		fi
 		sleep 0.1
 	done
