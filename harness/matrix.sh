@@ -74,15 +74,6 @@ fi
 git -C "$TREE_DIR" rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null ||
 	die "no patched tree in $TREE_DIR (run harness/apply.sh)"
 
-# One warning per line, without line and column numbers (the series moves
-# lines) and without the tree's location: "file: warning: text [-Wflag]".
-normalize_warnings() {
-	grep -E '(: warning: |^WARNING: )' "$1" |
-		sed -E -e 's#^([^ :]*/)?(tree|pristine)/##' -e 's#^\.\./+##' \
-			-e 's#^([^: ]+):[0-9]+(:[0-9]+)?: #\1: #' |
-		LC_ALL=C sort -u
-}
-
 failed=0
 for job in "${jobs[@]}"; do
 	n=${job%%:*} t=${job#*:}
@@ -103,7 +94,7 @@ for job in "${jobs[@]}"; do
 	fi
 	secs=$(cat "$out/chopblock-build-seconds" 2>/dev/null || echo -)
 	[ "$rc" -eq 0 ] || secs=-
-	normalize_warnings "$out.logs/build.log" >"$out.warnings" 2>/dev/null || : >"$out.warnings"
+	"$h/warnings.sh" "$out.logs/build.log" >"$out.warnings" 2>/dev/null || : >"$out.warnings"
 	echo "$result $secs $(git -C "$src" rev-parse --short HEAD)" >"$out.result"
 done
 
