@@ -80,7 +80,11 @@ for job in "${jobs[@]}"; do
 	out=$MATRIX_DIR/$n-$t
 	src=$PRISTINE_DIR
 	[ "$t" = pristine ] || src=$TREE_DIR
-	rm -f "$out.result"
+	# From a clean build directory every time: an incremental build
+	# prints the warnings of the files it recompiles only, and would miss
+	# a warning the series brought in an earlier run. ccache replays the
+	# warnings of what it has cached, so a clean rebuild stays cheap.
+	rm -rf "$out" "$out.logs" "$out.result"
 	info "matrix: $n ($t tree, ARCH=${m_arch[$n]}, ${m_base[$n]})"
 	rc=0
 	ARCH=${m_arch[$n]} CHOPBLOCK_BASE_CONFIG=${m_base[$n]} \
