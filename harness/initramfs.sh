@@ -55,6 +55,13 @@ for t in "$GUEST_DIR"/tests/*; do
 	esac
 done
 
+# Test modules for the guest only (modules.sh builds them, never loaded on
+# the host): the emulated rewritable drive, and brd for make bench.
+mkdir -p "$root/lib/modules"
+for ko in "$BUILD_DIR"/modules/*/*.ko "$KBUILD_DIR"/drivers/block/brd.ko; do
+	[ -f "$ko" ] && cp "$ko" "$root/lib/modules/"
+done
+
 # A CD image of known content: 4 MiB, 2048-byte sectors, reproducible.
 cd_img=$OUT/cd.img
 if [ ! -f "$cd_img" ]; then
