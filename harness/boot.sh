@@ -1,22 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the built kernel in QEMU with the guest initramfs, a scratch disk,
-# a CD drive and an OHCI controller with a USB keyboard; the guest runs its
-# KTAP tests and reboots, which -no-reboot turns into QEMU exiting. KVM is
-# used only when a probe proves it runs guest code; otherwise TCG. A hard
-# timeout kills a hung guest. Prints the KTAP verdict; the last line is
-# "N passed, N failed".
+# Boot the built kernel in QEMU with the guest initramfs; the guest runs its
+# KTAP tests and reboots, which -no-reboot turns into QEMU exiting. On
+# x86_64 (QEMU's pc) the guest also gets a scratch disk, a CD drive and an
+# OHCI controller with a USB keyboard; arm64 boots QEMU's virt machine.
+# KVM is used only when a probe proves it runs guest code; otherwise TCG.
+# A hard timeout kills a hung guest. Prints the KTAP verdict; the last line
+# is "N passed, N failed".
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KERNEL=${CHOPBLOCK_KERNEL:-$KBUILD_DIR/arch/x86/boot/bzImage}
+ARCH=${ARCH:-x86_64}
+case $ARCH in
+x86_64) image=arch/x86/boot/bzImage qemu_bin=qemu-system-x86_64 qemu_pkg=qemu-system-x86 ;;
+arm64) image=arch/arm64/boot/Image qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm ;;
+sh) image=arch/sh/boot/zImage qemu_bin=qemu-system-sh4 qemu_pkg=qemu-system-misc ;;
+*) die "cannot boot ARCH=$ARCH (x86_64, arm64 or sh)" ;;
+esac
+KERNEL=${CHOPBLOCK_KERNEL:-$KBUILD_DIR/$image}
 GUEST_OUT=${CHOPBLOCK_GUEST:-$BUILD_DIR/guest}
 TIMEOUT=${CHOPBLOCK_BOOT_TIMEOUT:-300}
 KVM_GRACE=${CHOPBLOCK_KVM_GRACE:-20}
 CONSOLE=$LOG_DIR/console.log
 
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (install qemu-system-x86)"
+command -v $qemu_bin >/dev/null || die "$qemu_bin is missing (install $qemu_pkg)"
 [ -f "$KERNEL" ] || die "no kernel image at $KERNEL (run harness/build.sh)"
 [ -f "$GUEST_OUT/initramfs.cpio.gz" ] || die "no initramfs in $GUEST_OUT (run harness/initramfs.sh)"
 mkdir -p "$LOG_DIR"
@@ -43,6 +51,8 @@ probe_kvm() {
 }
 
 accel=${CHOPBLOCK_ACCEL:-}
+# KVM runs only a guest of the host's own architecture.
+[ "$ARCH" = x86_64 ] || [ -n "$accel" ] || accel=tcg
 if [ -z "$accel" ]; then
 	if probe_kvm; then accel=kvm; else accel=tcg; fi
 fi
@@ -50,23 +60,41 @@ fi
 # and userspace (seconds from QEMU's start to the guest's first line of
 # userspace output). Returns 2 when KVM failed to run the kernel.
 boot_once() {
-	local accel=$1 cpu=max disk=$GUEST_OUT/disk.img start qemu
+	local accel=$1 disk=$GUEST_OUT/disk.img start qemu machine done_at=
+	local cpu=(-cpu max -m 512)
 
-	[ "$accel" = kvm ] && cpu=host
+	[ "$accel" = kvm ] && cpu=(-cpu host -m 512)
 	rm -f "$disk" "$CONSOLE"
-	truncate -s 64M "$disk"
 	: >"$CONSOLE"
-	info "boot: QEMU ($accel), timeout ${TIMEOUT}s, console in $CONSOLE"
+	case $ARCH in
+	x86_64)
+		truncate -s 64M "$disk"
+		machine=(-M pc -append "console=ttyS0 panic=-1 rdinit=/init"
+			-drive "file=$disk,format=raw,if=ide,index=0"
+			-drive "file=$GUEST_OUT/cd.img,format=raw,if=ide,index=2,media=cdrom,readonly=on"
+			-device pci-ohci,id=ohci -device usb-kbd,bus=ohci.0
+			-serial "file:$CONSOLE") ;;
+	arm64)
+		cpu=(-cpu cortex-a57 -m 512)
+		# A virtio-mmio transport with a device behind it: a
+		# platform device for the platform-bus test to find bound.
+		machine=(-M virt -append "console=ttyAMA0 panic=-1 rdinit=/init"
+			-device virtio-rng-device
+			-serial "file:$CONSOLE") ;;
+	sh)
+		# The r2d board has its 64 MiB; its console is the second
+		# serial port (ttySC1).
+		cpu=()
+		machine=(-M r2d -append "console=ttySC1,115200 panic=-1 rdinit=/init"
+			-serial null -serial "file:$CONSOLE") ;;
+	esac
+	info "boot: QEMU $ARCH ($accel), timeout ${TIMEOUT}s, console in $CONSOLE"
 	start=$(date +%s.%N)
-	timeout -s KILL "$TIMEOUT" qemu-system-x86_64 \
-		-accel "$accel" -cpu "$cpu" -M pc -m 512 -smp 1 \
+	timeout -s KILL "$TIMEOUT" $qemu_bin \
+		-accel "$accel" "${cpu[@]}" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$KERNEL" -initrd "$GUEST_OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 rdinit=/init" \
-		-serial "file:$CONSOLE" \
-		-drive "file=$disk,format=raw,if=ide,index=0" \
-		-drive "file=$GUEST_OUT/cd.img,format=raw,if=ide,index=2,media=cdrom,readonly=on" \
-		-device pci-ohci,id=ohci -device usb-kbd,bus=ohci.0 \
+		"${machine[@]}" \
 		>"$LOG_DIR/qemu.log" 2>&1 &
 	qemu=$!
 
@@ -87,6 +115,17 @@ boot_once() {
 			kill -TERM "$qemu" 2>/dev/null
 			wait "$qemu" 2>/dev/null
 			return 2
+		fi
+		# A board that cannot reset itself (r2d) stays up after the
+		# guest is done: stop it once the kernel log is out.
+		if [ -z "$done_at" ] && grep -q '^chopblock: tests done' "$CONSOLE"; then
+			done_at=$SECONDS
+		elif [ -n "$done_at" ] && [ $((SECONDS - done_at)) -ge 10 ]; then
+			info "boot: the guest finished but did not reset; stopping QEMU"
+			kill -TERM "$qemu" 2>/dev/null
+			wait "$qemu" 2>/dev/null
+			rc=0
+			return 0
 		fi
 		sleep 0.1
 	done

@@ -1,24 +1,43 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build an x86_64 bzImage from $TREE_DIR out of tree in $KBUILD_DIR:
-# tinyconfig, then the fragments in configs/ merged with the tree's own
+# Build a kernel from $TREE_DIR out of tree in $KBUILD_DIR: a base
+# configuration (tinyconfig unless CHOPBLOCK_BASE_CONFIG names another
+# target, e.g. a defconfig), then the config fragments (configs/*.config
+# unless CHOPBLOCK_FRAGMENTS lists others) merged with the tree's own
 # merge_config.sh. merge_config.sh only warns when a requested value does not
 # survive olddefconfig; we check every line of every fragment against the
 # final .config and fail on the first that did not take.
+#
+# ARCH selects the architecture (x86_64 by default; arm64, arm and sh are
+# cross-built with Debian's cross compilers).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 ARCH=${ARCH:-x86_64}
 CONFIG_DIR=${CHOPBLOCK_CONFIGS:-$CHOPBLOCK_ROOT/configs}
+BASE_CONFIG=${CHOPBLOCK_BASE_CONFIG:-tinyconfig}
 JOBS=${JOBS:-$(nproc)}
+
+# The cross compiler prefix and the boot image of each architecture.
+case $ARCH in
+x86_64) cross= image=bzImage image_path=arch/x86/boot/bzImage ;;
+arm64) cross=aarch64-linux-gnu- image=Image image_path=arch/arm64/boot/Image ;;
+arm) cross=arm-linux-gnueabihf- image=zImage image_path=arch/arm/boot/zImage ;;
+sh) cross=sh4-linux-gnu- image=zImage image_path=arch/sh/boot/zImage ;;
+*) die "unsupported ARCH=$ARCH (x86_64, arm64, arm or sh)" ;;
+esac
+CROSS_COMPILE=${CROSS_COMPILE-$cross}
+command -v "${CROSS_COMPILE}gcc" >/dev/null ||
+	die "compiler ${CROSS_COMPILE}gcc for ARCH=$ARCH is missing (install gcc-${CROSS_COMPILE%-})"
 
 [ -f "$TREE_DIR/Makefile" ] || die "no kernel tree at $TREE_DIR (run harness/tree.sh)"
 mkdir -p "$KBUILD_DIR" "$LOG_DIR"
 
 make_args=(-C "$TREE_DIR" O="$KBUILD_DIR" ARCH="$ARCH" -j"$JOBS")
+[ -z "$CROSS_COMPILE" ] || make_args+=(CROSS_COMPILE="$CROSS_COMPILE")
 if command -v ccache >/dev/null 2>&1; then
-	make_args+=(CC="ccache gcc")
+	make_args+=(CC="ccache ${CROSS_COMPILE}gcc")
 	export CCACHE_DIR=${CCACHE_DIR:-$BUILD_DIR/ccache}
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	# Paths under the base directory are hashed relative to the build
@@ -27,12 +46,19 @@ if command -v ccache >/dev/null 2>&1; then
 	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
 fi
 
-fragments=("$CONFIG_DIR"/*.config)
-[ -e "${fragments[0]}" ] || die "no config fragments in $CONFIG_DIR"
+if [ -n "${CHOPBLOCK_FRAGMENTS:-}" ]; then
+	read -r -a fragments <<<"$CHOPBLOCK_FRAGMENTS"
+	for f in "${fragments[@]}"; do
+		[ -f "$f" ] || die "config fragment $f does not exist"
+	done
+else
+	fragments=("$CONFIG_DIR"/*.config)
+	[ -e "${fragments[0]}" ] || die "no config fragments in $CONFIG_DIR"
+fi
 
 log=$LOG_DIR/config.log
 {
-	make "${make_args[@]}" tinyconfig &&
+	make "${make_args[@]}" "$BASE_CONFIG" &&
 	(cd "$TREE_DIR" && ARCH=$ARCH scripts/kconfig/merge_config.sh -m \
 		-O "$KBUILD_DIR" "$KBUILD_DIR/.config" "${fragments[@]}") &&
 	make "${make_args[@]}" olddefconfig
@@ -81,12 +107,15 @@ while :; do
 done
 rm -f "$ticket"
 
-info "build: $ARCH bzImage in $KBUILD_DIR (log: $LOG_DIR/build.log)"
+targets=("$image")
+grep -q '^CONFIG_MODULES=y' "$KBUILD_DIR/.config" && targets+=(modules)
+info "build: $ARCH ${targets[*]} in $KBUILD_DIR (log: $LOG_DIR/build.log)"
 start=$SECONDS
-if ! run_logged "$LOG_DIR/build.log" build make "${make_args[@]}" bzImage modules; then
+if ! run_logged "$LOG_DIR/build.log" build make "${make_args[@]}" "${targets[@]}"; then
 	tail_log "$LOG_DIR/build.log" 40
 	die "kernel build failed (full log: $LOG_DIR/build.log)"
 fi
 secs=$((SECONDS - start))
 echo "$secs" >"$KBUILD_DIR/chopblock-build-seconds"
-info "build: done in ${secs}s: $KBUILD_DIR/arch/x86/boot/bzImage"
+echo "$KBUILD_DIR/$image_path" >"$KBUILD_DIR/chopblock-image"
+info "build: done in ${secs}s: $KBUILD_DIR/$image_path"

@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages chopblock needs, when any is missing. apt-get
+# Install the Debian packages chopblock needs, when any is missing (the
+# cross compilers and QEMUs are for the build matrix and the arm64 guest). apt-get
 # runs only then, so that a prepared machine does not touch the network.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES=${CHOPBLOCK_PACKAGES:-"linux-source-6.12 build-essential flex bison bc \
 libelf-dev libssl-dev ccache cpio xz-utils git python3 perl kmod rsync \
-qemu-system-x86 busybox-static jfsutils udftools unifdef openssl"}
+qemu-system-x86 busybox-static jfsutils udftools unifdef openssl \
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm \
+gcc-arm-linux-gnueabihf gcc-sh4-linux-gnu libc6-dev-sh4-cross qemu-system-misc"}
 
 missing=()
 for p in $PACKAGES; do

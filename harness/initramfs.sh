@@ -6,22 +6,58 @@
 # link), guest/init as PID 1, and guest/tests/*: shell scripts as they are,
 # C files compiled static. Also builds the CD image the guest reads, and
 # records its checksum in the initramfs so the guest can verify it.
+#
+# For ARCH=arm64 the guest gets Debian's arm64 busybox-static, the C tests
+# are cross-compiled, and only the tests that apply there go in: a test
+# whose header says "# chopblock-arch: x86_64" runs only on x86_64 (it
+# needs the pc machine's devices or host tools).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+ARCH=${ARCH:-x86_64}
 GUEST_DIR=$CHOPBLOCK_ROOT/guest
 OUT=${1:-$BUILD_DIR/guest}
 root=$OUT/root
-TOOLS="mkfs.jfs fsck.jfs pktsetup mkudffs udfinfo"
+case $ARCH in
+x86_64)
+	cc=gcc
+	TOOLS="mkfs.jfs fsck.jfs pktsetup mkudffs udfinfo"
+	busybox=$(command -v busybox || true)
+	[ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
+		die "a static busybox is missing (install the busybox-static package)" ;;
+arm64)
+	cc=aarch64-linux-gnu-gcc
+	TOOLS=
+	busybox=$("$(dirname "$0")/cross-busybox.sh" arm64) ;;
+sh)
+	cc=sh4-linux-gnu-gcc ;;
+*) die "no guest for ARCH=$ARCH (x86_64, arm64 or sh)" ;;
+esac
+command -v $cc >/dev/null || die "$cc is missing (install gcc-${cc%-gcc} and its libc6-dev cross package)"
 
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
-	die "a static busybox is missing (install the busybox-static package)"
+# Debian has no sh4 busybox: the sh4 guest's /init is guest/minimal-init.c,
+# which runs its own few checks.
+if [ "$ARCH" = sh ]; then
+	rm -rf "$root"
+	mkdir -p "$root"/{dev,proc,sys}
+	$cc -static -O2 -Wall -Wextra -Werror -o "$root/init" "$GUEST_DIR/minimal-init.c" ||
+		die "guest/minimal-init.c does not compile for sh4"
+	(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
+		gzip -1 >"$OUT/initramfs.cpio.gz.tmp"
+	mv "$OUT/initramfs.cpio.gz.tmp" "$OUT/initramfs.cpio.gz"
+	info "initramfs: $OUT/initramfs.cpio.gz (sh4, minimal init)"
+	exit 0
+fi
 
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,lib,lib64,etc/chopblock,proc,sys,dev,tmp,mnt,tests,usr/bin,usr/sbin}
 cp "$busybox" "$root/bin/busybox"
-for applet in $("$busybox" --list); do
+# The applet list is fixed per busybox version, and a foreign busybox
+# cannot run here: take the names from the host's busybox-static when the
+# guest's does not run.
+applets=$("$busybox" --list 2>/dev/null || busybox --list) ||
+	die "cannot list the busybox applets (install the busybox-static package)"
+for applet in $applets; do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
 
@@ -46,10 +82,14 @@ cp "$GUEST_DIR/init" "$root/init"
 cp "$GUEST_DIR/lib.sh" "$root/lib/chopblock.sh"
 for t in "$GUEST_DIR"/tests/*; do
 	name=$(basename "$t")
+	arches=$(sed -n 's/^[#/* ]*chopblock-arch: *//p' "$t" | head -n 1)
+	if [ -n "$arches" ] && ! [[ " $arches " == *" $ARCH "* ]]; then
+		continue
+	fi
 	case "$name" in
 	*.sh) install -m 755 "$t" "$root/tests/$name" ;;
 	*.c)
-		gcc -static -O2 -Wall -Wextra -Werror -o "$root/tests/${name%.c}" "$t" ||
+		$cc -static -O2 -Wall -Wextra -Werror -o "$root/tests/${name%.c}" "$t" ||
 			die "guest test $name does not compile" ;;
 	*) ;;
 	esac

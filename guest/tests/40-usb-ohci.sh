@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-arch: x86_64 (QEMU pc devices, host tools)
 # QEMU's pci-ohci controller is driven by ohci-pci and enumerates the
 # USB keyboard QEMU attached to it (vendor 0627, product 0001).
 . /lib/chopblock.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-arch: x86_64 (QEMU pc devices, host tools)
 # The sr driver reads QEMU's CD drive: size and content of the disc equal
 # the image the host built (its checksum is in /etc/chopblock).
 . /lib/chopblock.sh

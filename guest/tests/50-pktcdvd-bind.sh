@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-arch: x86_64 (QEMU pc devices, host tools)
 # udftools' pktsetup binds pktcdvd to QEMU's CD drive through the control
 # device, the packet device shows up in sysfs, and unbinding removes it.
 . /lib/chopblock.sh

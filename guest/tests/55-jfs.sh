@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-arch: x86_64 (QEMU pc devices, host tools)
 # JFS still works end to end: mkfs.jfs, mount, write files of several
 # sizes, sync, umount, fsck.jfs finds it clean, remount, checksums equal.
 . /lib/chopblock.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-arch: x86_64 (QEMU pc devices, host tools)
 #
 # JFS deprecation, in the guest:
 #  - mkfs.jfs on the scratch disk, then two mounts: the deprecation warning

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-arch: x86_64 (QEMU pc devices, host tools)
 #
 # pktcdvd deprecation, in the guest:
 #  - binding pktcdvd0 to the CD drive with udftools' pktsetup prints the

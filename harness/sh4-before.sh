@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The "before" picture: the pristine tree built for QEMU's sh4 r2d board
+# (the matrix configuration sh4-r2d) and booted in qemu-system-sh4; then
+# what that kernel really compiled, held against the series and against
+# the analyzer:
+#
+# - the source files the series deletes that this sh4 kernel compiled;
+# - the source files compiled for sh4 and for no other configuration of
+#   the matrix (pristine x86_64, arm64, arm): ground truth for
+#   `chopblock dead --remove-arch sh`, which should name each of them.
+#   Those it does not name are disagreements. Each is classified: code
+#   that the allyesconfig of another architecture enables (live, only not
+#   in the matrix's small configurations), or unexplained.
+#
+# Report: build/matrix/sh4-before.txt. Exit status 1 on an unexplained
+# disagreement, or on a file the series deletes that another configuration
+# compiles.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+h=$(dirname "$0")
+
+MATRIX_DIR=${CHOPBLOCK_MATRIX_DIR:-$BUILD_DIR/matrix}
+PRISTINE_DIR=${CHOPBLOCK_PRISTINE:-$BUILD_DIR/pristine}
+ANALYZER=${CHOPBLOCK_ANALYZER:-$CHOPBLOCK_ROOT/analyzer/chopblock}
+OTHERS=${CHOPBLOCK_MATRIX_OTHERS:-"x86_64 arm64 arm"}
+sh4=$MATRIX_DIR/sh4-r2d-pristine
+out=$MATRIX_DIR/sh4-before
+report=$MATRIX_DIR/sh4-before.txt
+
+[ -x "$ANALYZER" ] || die "the analyzer is not built (make analyzer)"
+for n in sh4-r2d $OTHERS; do
+	read -r res _ <"$MATRIX_DIR/$n-pristine.result" 2>/dev/null ||
+		die "no pristine $n build in $MATRIX_DIR (run harness/matrix.sh $n:pristine)"
+	[ "$res" = ok ] || die "the pristine $n build failed (see $MATRIX_DIR/report.txt)"
+done
+mkdir -p "$out"
+
+# 1. Boot it.
+info "sh4: booting the pristine r2d kernel"
+ARCH=sh "$h/initramfs.sh" "$out/guest"
+rc=0
+ARCH=sh CHOPBLOCK_KBUILD=$sh4 CHOPBLOCK_GUEST=$out/guest CHOPBLOCK_LOGS=$out/logs \
+	"$h/boot.sh" >"$out/boot.txt" || rc=$?
+boot_result=$(tail -n 1 "$out/boot.txt" 2>/dev/null || true)
+[ "$rc" -eq 0 ] || boot_result="FAILED: ${boot_result:-no KTAP} (console: $out/logs/console.log)"
+
+# 2. What each kernel compiled: the source of every object kbuild built
+# (the source_ line fixdep writes into each .o.cmd), relative to the tree.
+compiled() {
+	find "$1" -name '.*.o.cmd' -print0 |
+		xargs -0 sed -n 's#^source_[^ ]* := .*/pristine/##p' |
+		LC_ALL=C sort -u
+}
+compiled "$sh4" >"$out/sh4.compiled"
+: >"$out/others.compiled"
+for n in $OTHERS; do
+	compiled "$MATRIX_DIR/$n-pristine" >>"$out/others.compiled"
+done
+LC_ALL=C sort -u -o "$out/others.compiled" "$out/others.compiled"
+LC_ALL=C comm -23 "$out/sh4.compiled" "$out/others.compiled" >"$out/sh4-only"
+
+git -C "$TREE_DIR" diff --diff-filter=D --name-only "$BASELINE_TAG" "$SERIES_BRANCH" |
+	LC_ALL=C sort >"$out/deleted"
+LC_ALL=C comm -12 "$out/sh4.compiled" "$out/deleted" >"$out/sh4-deleted"
+LC_ALL=C comm -12 "$out/others.compiled" "$out/deleted" >"$out/others-deleted"
+
+# 3. The analyzer's dead paths: files, headers, directories, arch/sh/.
+"$ANALYZER" dead --tree "$PRISTINE_DIR" --remove-arch sh --json >"$out/dead.json" ||
+	die "chopblock dead failed on $PRISTINE_DIR"
+sed -n 's/.*"kind":"\(file\|header\|dir\|arch\)".*"path":"\([^"]*\)".*/\2/p' \
+	"$out/dead.json" | LC_ALL=C sort -u >"$out/dead-paths"
+
+is_dead() {
+	local f=$1 p
+	while IFS= read -r p; do
+		case $p in
+		*/) [[ $f == "$p"* ]] && return 0 ;;
+		*) [ "$f" = "$p" ] && return 0 ;;
+		esac
+	done <"$out/dead-paths"
+	return 1
+}
+
+# The Kconfig symbols that build a source file: those on the Makefile line
+# naming its object, following one level of composite objects (foo-y += x.o).
+guards() {
+	local src=$1 dir base mk line comp
+	dir=$(dirname "$src") base=$(basename "${src%.*}").o
+	for mk in "$PRISTINE_DIR/$dir/Kbuild" "$PRISTINE_DIR/$dir/Makefile"; do
+		[ -f "$mk" ] || continue
+		line=$(grep -E "(^|[[:space:]=])$base([[:space:]]|\\\\|$)" "$mk" | head -n 1)
+		comp=$(echo "$line" | sed -n 's/^[[:space:]]*\([A-Za-z0-9_-]*\)-\(y\|objs\|\$(CONFIG_[A-Z0-9_]*)\)[[:space:]]*[:+]\?=.*/\1/p')
+		if [ -n "$comp" ] && [ "$comp" != obj ] && [ "$comp" != lib ]; then
+			line+=" $(grep -E "(^|[[:space:]=])$comp\\.o([[:space:]]|\\\\|$)" "$mk" | head -n 1)"
+		fi
+		echo "$line" | grep -o 'CONFIG_[A-Z0-9_]*' | sort -u | tr '\n' ' '
+		return 0
+	done
+}
+
+# allyesconfig of the other architectures: Kconfig's own answer to "can
+# another architecture enable this symbol at all".
+for n in $OTHERS; do
+	read -r a <<<"$(awk -v n="$n" '$1 == n { print $2 }' "$CHOPBLOCK_ROOT/configs/matrix/matrix.list")"
+	case $a in arm64) c=aarch64-linux-gnu- ;; arm) c=arm-linux-gnueabihf- ;; *) c= ;; esac
+	if [ ! -f "$out/allyes-$a/.config" ]; then
+		make -s -C "$PRISTINE_DIR" O="$out/allyes-$a" ARCH="$a" CROSS_COMPILE="$c" \
+			allyesconfig >"$out/allyes-$a.log" 2>&1 ||
+			{ tail_log "$out/allyes-$a.log"; die "allyesconfig for $a failed"; }
+	fi
+done
+
+agree=0 kept=0 generic=0 unexplained=0
+: >"$out/disagreements"
+while IFS= read -r f; do
+	deleted=no
+	grep -qxF "$f" "$out/deleted" && deleted=yes
+	if is_dead "$f"; then
+		if [ "$deleted" = yes ]; then
+			agree=$((agree + 1))
+		else
+			kept=$((kept + 1))
+			echo "  dead by chopblock, kept by the series: $f" >>"$out/disagreements"
+		fi
+		continue
+	fi
+	syms=$(guards "$f")
+	where=
+	for s in $syms; do
+		for a in $(ls -d "$out"/allyes-* | sed 's#.*/allyes-##'); do
+			if grep -qE "^$s=(y|m)" "$out/allyes-$a/.config"; then
+				where="$a ($s)"
+				break 2
+			fi
+		done
+	done
+	if [ -n "$where" ]; then
+		generic=$((generic + 1))
+		echo "  live elsewhere, not in the matrix: $f: allyesconfig $where" >>"$out/disagreements"
+	else
+		unexplained=$((unexplained + 1))
+		echo "  UNEXPLAINED: $f (deleted by the series: $deleted; guards: ${syms:-none found})" >>"$out/disagreements"
+	fi
+done <"$out/sh4-only"
+
+{
+	echo "chopblock sh4 \"before\" picture ($(date -u +%Y-%m-%dT%H:%MZ))"
+	echo "  kernel                 pristine $(git -C "$PRISTINE_DIR" rev-parse --short HEAD), rts7751r2dplus_defconfig + configs/matrix/sh4-r2d.config"
+	echo "  build                  $(cat "$MATRIX_DIR/sh4-r2d-pristine.result")"
+	echo "  boot (qemu-system-sh4) $boot_result"
+	echo "  objects compiled       $(grep -c . "$out/sh4.compiled") source files"
+	echo "  of them deleted by the series $(grep -c . "$out/sh4-deleted") ($(grep -c '^arch/sh/' "$out/sh4-deleted") in arch/sh, $(grep -vc '^arch/sh/' "$out/sh4-deleted") elsewhere)"
+	grep -v '^arch/sh/' "$out/sh4-deleted" | sed 's/^/    /'
+	echo "  compiled for sh4 only  $(grep -c . "$out/sh4-only") (not by the pristine $OTHERS builds)"
+	echo "    named dead by chopblock and deleted by the series: $agree"
+	echo "    named dead by chopblock but kept by the series:    $kept"
+	echo "    not named: live elsewhere (allyesconfig), outside the matrix: $generic"
+	echo "    not named and unexplained:                         $unexplained"
+	echo "  deleted by the series yet compiled by another configuration: $(grep -c . "$out/others-deleted")"
+	sed 's/^/    /' "$out/others-deleted"
+	echo "  disagreements:"
+	cat "$out/disagreements"
+} >"$report"
+cat "$report"
+[ "$rc" -eq 0 ] || die "the sh4 guest failed (console: $out/logs/console.log)"
+[ "$unexplained" -eq 0 ] && [ "$kept" -eq 0 ] && [ ! -s "$out/others-deleted" ] ||
+	die "the sh4 ground truth disagrees with the analyzer or the series (see $report)"
