@@ -95,12 +95,15 @@ for t in "$GUEST_DIR"/tests/*; do
 	esac
 done
 
-# Test modules for the guest only (modules.sh builds them, never loaded on
-# the host): the emulated rewritable drive, and brd for make bench.
+# Test modules for the guest only (modules.sh builds them against the
+# x86_64 kernel; never loaded on the host): the emulated rewritable drive,
+# and brd for make bench.
 mkdir -p "$root/lib/modules"
-for ko in "$BUILD_DIR"/modules/*/*.ko "$KBUILD_DIR"/drivers/block/brd.ko; do
-	[ -f "$ko" ] && cp "$ko" "$root/lib/modules/"
-done
+if [ "$ARCH" = x86_64 ]; then
+	for ko in "$BUILD_DIR"/modules/*/*.ko "$KBUILD_DIR"/drivers/block/brd.ko; do
+		[ -f "$ko" ] && cp "$ko" "$root/lib/modules/"
+	done
+fi
 
 # A CD image of known content: 4 MiB, 2048-byte sectors, reproducible.
 cd_img=$OUT/cd.img

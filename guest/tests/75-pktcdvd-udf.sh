@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-arch: x86_64 (the module is built for the x86_64 kernel; udftools)
 #
 # pktcdvd end to end on the emulated rewritable drive (modules/mmc_rw_emu),
 # once with a CD-RW and once with a DVD+RW in it:

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * chopblock-arch: x86_64 (the module is built for the x86_64 kernel)
+ *
  * Bad input for the emulated rewritable drive (modules/mmc_rw_emu), from
  * userspace through SG_IO on its sr device: CDBs shorter than their
  * operation code needs, LBAs out of range, reserved bits and unsupported
