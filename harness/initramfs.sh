@@ -100,7 +100,8 @@ done
 # and brd for make bench.
 mkdir -p "$root/lib/modules"
 if [ "$ARCH" = x86_64 ]; then
-	for ko in "$BUILD_DIR"/modules/*/*.ko "$KBUILD_DIR"/drivers/block/brd.ko; do
+	for ko in "${CHOPBLOCK_MODULES:-$BUILD_DIR/modules}"/*/*.ko \
+		"$KBUILD_DIR"/drivers/block/brd.ko; do
 		[ -f "$ko" ] && cp "$ko" "$root/lib/modules/"
 	done
 fi

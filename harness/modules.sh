@@ -6,14 +6,15 @@
 # built: kbuild's M= against $TREE_DIR and $KBUILD_DIR, with W=1 and every
 # warning an error. The sources are copied to $BUILD_DIR/modules first,
 # so that the objects stay out of the repository. No kernel build, so no
-# lock: a module is a few seconds of compiling. The .ko files are loaded
+# lock: a module is a few seconds of compiling. CHOPBLOCK_MODULES names
+# another output directory (harness/kmemleak.sh's kernel has its own). The .ko files are loaded
 # only inside the QEMU guest (initramfs.sh puts them in /lib/modules).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 ARCH=${ARCH:-x86_64}
 SRC=$CHOPBLOCK_ROOT/modules
-OUT=$BUILD_DIR/modules
+OUT=${CHOPBLOCK_MODULES:-$BUILD_DIR/modules}
 log=$LOG_DIR/modules.log
 
 [ -f "$KBUILD_DIR/Module.symvers" ] ||
