@@ -102,7 +102,7 @@ mkdir -p "$root/lib/modules"
 if [ "$ARCH" = x86_64 ]; then
 	for ko in "${CHOPBLOCK_MODULES:-$BUILD_DIR/modules}"/*/*.ko \
 		"$KBUILD_DIR"/drivers/block/brd.ko; do
-		[ -f "$ko" ] && cp "$ko" "$root/lib/modules/"
+		if [ -f "$ko" ]; then cp "$ko" "$root/lib/modules/"; fi
 	done
 fi
 
