@@ -38,6 +38,7 @@ check: deps tree analyzer
 bench: deps tree analyzer
 	$(H)/pristine-tree.sh
 	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine bench
+	$(H)/bench-pktcdvd.sh
 
 # Build the x86_64 harness configuration after every patch of the series:
 # proves bisectability. Too slow for every CI run.

@@ -95,6 +95,17 @@ for t in "$GUEST_DIR"/tests/*; do
 	esac
 done
 
+# Test modules for the guest only (modules.sh builds them against the
+# x86_64 kernel; never loaded on the host): the emulated rewritable drive,
+# and brd for make bench.
+mkdir -p "$root/lib/modules"
+if [ "$ARCH" = x86_64 ]; then
+	for ko in "${CHOPBLOCK_MODULES:-$BUILD_DIR/modules}"/*/*.ko \
+		"$KBUILD_DIR"/drivers/block/brd.ko; do
+		if [ -f "$ko" ]; then cp "$ko" "$root/lib/modules/"; fi
+	done
+fi
+
 # A CD image of known content: 4 MiB, 2048-byte sectors, reproducible.
 cd_img=$OUT/cd.img
 if [ ! -f "$cd_img" ]; then

@@ -15,6 +15,7 @@ if ! "$h/build.sh"; then
 	"$h/report.sh" FAILED >/dev/null
 	exit 1
 fi
+"$h/modules.sh"
 "$h/initramfs.sh"
 rc=0
 "$h/boot.sh" || rc=$?

@@ -8,12 +8,9 @@
 #    not print it again: the log holds it exactly once (if an earlier test
 #    bound a packet device in this boot, it was printed then);
 #  - /dev/pktcdvd/pktcdvd0 appears, and "pktsetup -d" removes it again;
-#  - reading through the packet device returns the same bytes as the CD.
-#    pktcdvd may refuse to open QEMU's drive (pkt_open_dev() needs the
-#    last written address of a recordable disc): then this test prints the
-#    kernel log lines that say why, and reports the read comparison as NOT
-#    VERIFIED. It fails only if the open fails without such an explanation
-#    or if the bytes differ.
+# Reading and writing through a packet device needs a rewritable disc,
+# which QEMU's drive cannot hold (pktcdvd refuses to open it: "pkt_get_
+# last_written failed"); 75-pktcdvd-udf does that on the emulated drive.
 # Exit 0 = pass, 4 = skip (prerequisite missing), anything else = fail.
 # On the pristine tree the warning checks fail by design (no warning yet).
 
@@ -36,13 +33,12 @@ bound() { [ -b "$PKT" ] || [ -e "/sys/class/pktcdvd/$NAME" ]; }
 
 cleanup() {
 	bound && pktsetup -d "$NAME" >/dev/null 2>&1
-	rm -f /tmp/pkt-cd.bin /tmp/pkt-pkt.bin
 }
 trap cleanup EXIT
 
 wait_for "$CD" 10
 [ -b "$CD" ] || skip "no CD drive $CD"
-for tool in pktsetup dmesg cmp; do
+for tool in pktsetup dmesg; do
 	command -v "$tool" >/dev/null 2>&1 || skip "$tool not in PATH"
 done
 if bound; then
@@ -77,44 +73,6 @@ if [ -b "$PKT" ]; then
 else
 	ls -l /dev/pktcdvd 2>&1
 	fail "$PKT does not exist"
-fi
-
-# Read the CD directly and through the packet device: the size of the
-# image the host put in the drive if it is known, the whole disc otherwise.
-if [ -r /etc/chopblock/cd.size ]; then
-	size=$(cat /etc/chopblock/cd.size)
-else
-	size=$(($(cat /sys/block/"${CD#/dev/}"/size) * 512))
-fi
-echo "comparing the first $size bytes"
-if head -c "$size" "$CD" >/tmp/pkt-cd.bin &&
-   [ "$(wc -c </tmp/pkt-cd.bin)" -eq "$size" ] && [ "$size" -gt 0 ]; then
-	pass "read $size bytes from $CD"
-else
-	fail "reading $size bytes from $CD"
-	size=0
-fi
-if [ -b "$PKT" ] && [ "$size" -gt 0 ]; then
-	l1=$(dmesg | wc -l)
-	if head -c "$size" "$PKT" >/tmp/pkt-pkt.bin 2>/tmp/pkt-dd.err; then
-		if cmp /tmp/pkt-cd.bin /tmp/pkt-pkt.bin; then
-			pass "reading $PKT returns the same $size bytes as $CD"
-		else
-			fail "reading $PKT returns different bytes than $CD"
-		fi
-	else
-		echo "reading $PKT failed: $(cat /tmp/pkt-dd.err)"
-		echo "kernel log since the open:"
-		log_since "$l1" | sed 's/^/    /'
-		if log_since "$l1" | grep -q "pkt_get_last_written failed"; then
-			echo "NOT VERIFIED: read through $PKT compared with $CD:" \
-				"pktcdvd cannot open this drive for reading" \
-				"(kernel: pkt_get_last_written failed, the drive" \
-				"reports no last written address)"
-		else
-			fail "opening $PKT failed and the kernel log does not say why"
-		fi
-	fi
 fi
 
 # Unbind: the node goes away.
