@@ -19,14 +19,13 @@ CONFIG_DIR=${CHOPBLOCK_CONFIGS:-$CHOPBLOCK_ROOT/configs}
 BASE_CONFIG=${CHOPBLOCK_BASE_CONFIG:-tinyconfig}
 JOBS=${JOBS:-$(nproc)}
 
-# The cross compiler prefix and the boot image of each architecture.
+# The boot image of each architecture.
 case $ARCH in
-x86_64) cross= image=bzImage image_path=arch/x86/boot/bzImage ;;
-arm64) cross=aarch64-linux-gnu- image=Image image_path=arch/arm64/boot/Image ;;
-arm) cross=arm-linux-gnueabihf- image=zImage image_path=arch/arm/boot/zImage ;;
-sh) cross=sh4-linux-gnu- image=zImage image_path=arch/sh/boot/zImage ;;
-*) die "unsupported ARCH=$ARCH (x86_64, arm64, arm or sh)" ;;
+x86_64) image=bzImage image_path=arch/x86/boot/bzImage ;;
+arm64) image=Image image_path=arch/arm64/boot/Image ;;
+*) image=zImage image_path=arch/$ARCH/boot/zImage ;;
 esac
+cross=$(cross_prefix "$ARCH")
 CROSS_COMPILE=${CROSS_COMPILE-$cross}
 command -v "${CROSS_COMPILE}gcc" >/dev/null ||
 	die "compiler ${CROSS_COMPILE}gcc for ARCH=$ARCH is missing (install gcc-${CROSS_COMPILE%-})"

@@ -26,11 +26,11 @@ x86_64)
 	[ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
 		die "a static busybox is missing (install the busybox-static package)" ;;
 arm64)
-	cc=aarch64-linux-gnu-gcc
+	cc=$(cross_prefix arm64)gcc
 	TOOLS=
 	busybox=$("$(dirname "$0")/cross-busybox.sh" arm64) ;;
 sh)
-	cc=sh4-linux-gnu-gcc ;;
+	cc=$(cross_prefix sh)gcc ;;
 *) die "no guest for ARCH=$ARCH (x86_64, arm64 or sh)" ;;
 esac
 command -v $cc >/dev/null || die "$cc is missing (install gcc-${cc%-gcc} and its libc6-dev cross package)"

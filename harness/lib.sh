@@ -57,6 +57,17 @@ run_logged() {
 	return $rc
 }
 
+# The Debian cross-compiler prefix for a kernel ARCH (empty for the host's).
+cross_prefix() {
+	case $1 in
+	x86_64) echo "" ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	arm) echo arm-linux-gnueabihf- ;;
+	sh) echo sh4-linux-gnu- ;;
+	*) die "unsupported ARCH=$1 (x86_64, arm64, arm or sh)" ;;
+	esac
+}
+
 tree_git() {
 	git -C "$TREE_DIR" -c user.name="${GIT_AUTHOR_NAME:-chopblock}" \
 		-c user.email="${GIT_AUTHOR_EMAIL:-chopblock@localhost}" "$@"

@@ -159,7 +159,7 @@ guards() {
 allyes_arches=
 for n in $OTHERS; do
 	read -r a <<<"$(awk -v n="$n" '$1 == n { print $2 }' "$CHOPBLOCK_ROOT/configs/matrix/matrix.list")"
-	case $a in arm64) c=aarch64-linux-gnu- ;; arm) c=arm-linux-gnueabihf- ;; *) c= ;; esac
+	c=$(cross_prefix "$a")
 	if [ ! -f "$out/allyes-$a/.config" ]; then
 		make -s -C "$PRISTINE_DIR" O="$out/allyes-$a" ARCH="$a" CROSS_COMPILE="$c" \
 			allyesconfig >"$out/allyes-$a.log" 2>&1 ||
