@@ -45,6 +45,12 @@ if command -v ccache >/dev/null 2>&1; then
 	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
 fi
 
+# Debian 12's sh4 gcc compiles wrong code without a plugin (harness/sh4-gcc.sh).
+if [ "$ARCH" = sh ]; then
+	sh4_cflags=$("$(dirname "$0")/sh4-gcc.sh")
+	[ -z "$sh4_cflags" ] || make_args+=(KCFLAGS="${KCFLAGS:+$KCFLAGS }$sh4_cflags")
+fi
+
 if [ -n "${CHOPBLOCK_FRAGMENTS:-}" ]; then
 	read -r -a fragments <<<"$CHOPBLOCK_FRAGMENTS"
 	for f in "${fragments[@]}"; do

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install the Debian packages chopblock needs, when any is missing (the
-# cross compilers and QEMUs are for the build matrix and the arm64 guest). apt-get
+# cross compilers and QEMUs are for the build matrix and the arm64 guest;
+# the sh4 plugin headers for toolchain/sh_treg_combine_off.cc). apt-get
 # runs only then, so that a prepared machine does not touch the network.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -11,7 +12,8 @@ PACKAGES=${CHOPBLOCK_PACKAGES:-"linux-source-6.12 build-essential flex bison bc 
 libelf-dev libssl-dev ccache cpio xz-utils git python3 perl kmod rsync \
 qemu-system-x86 busybox-static jfsutils udftools unifdef openssl \
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm \
-gcc-arm-linux-gnueabihf gcc-sh4-linux-gnu libc6-dev-sh4-cross qemu-system-misc"}
+gcc-arm-linux-gnueabihf gcc-sh4-linux-gnu libc6-dev-sh4-cross qemu-system-misc \
+gcc-12-plugin-dev-sh4-linux-gnu"}
 
 missing=()
 for p in $PACKAGES; do

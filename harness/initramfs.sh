@@ -36,11 +36,22 @@ esac
 command -v $cc >/dev/null || die "$cc is missing (install gcc-${cc%-gcc} and its libc6-dev cross package)"
 
 # Debian has no sh4 busybox: the sh4 guest's /init is guest/minimal-init.c,
-# which runs its own few checks.
+# which runs its own few checks. Debian's static sh4 glibc does not work,
+# so it is built on the nolibc of the tree the sh4 kernel comes from (the
+# pristine one: the series removes SuperH), taken from that tree as it is,
+# with guest/nolibc-sh.h for SuperH. harness/sh4-gcc.sh gives the flags
+# the sh4 cross compiler needs to compile correctly.
 if [ "$ARCH" = sh ]; then
+	sh4_cflags=$("$(dirname "$0")/sh4-gcc.sh")
+	nolibc=${CHOPBLOCK_NOLIBC_TREE:-$BUILD_DIR/pristine}/tools/include/nolibc
+	[ -f "$nolibc/nolibc.h" ] ||
+		die "$nolibc/nolibc.h is missing (set CHOPBLOCK_NOLIBC_TREE to a 6.12 kernel tree)"
 	rm -rf "$root"
 	mkdir -p "$root"/{dev,proc,sys}
-	$cc -static -O2 -Wall -Wextra -Werror -o "$root/init" "$GUEST_DIR/minimal-init.c" ||
+	# shellcheck disable=SC2086 # a list of flags
+	$cc $sh4_cflags -static -nostdlib -ffreestanding -fno-stack-protector \
+		-fno-asynchronous-unwind-tables -O2 -Wall -Wextra -Werror -I "$nolibc" \
+		-o "$root/init" "$GUEST_DIR/minimal-init.c" -lgcc ||
 		die "guest/minimal-init.c does not compile for sh4"
 	(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
 		gzip -1 >"$OUT/initramfs.cpio.gz.tmp"

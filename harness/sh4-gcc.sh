@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The extra C flags every sh4 compile needs with this machine's sh4
+# cross compiler, printed on one line (empty when it needs none).
+#
+# Debian 12's gcc-sh4-linux-gnu miscompiles branches on loaded values
+# (toolchain/sh_treg_combine_off.cc has the details). This compiles the
+# probe toolchain/sh4-treg-probe.c at -O2; when the test before its branch
+# is missing, it builds the plugin that gates the faulty passes off,
+# checks that the probe is then right, and prints -fplugin=<plugin>.
+# A compiler that gets the probe right is used as it is.
+#
+# The plugin's file name carries a hash of its source and of the
+# compiler, so that ccache, which hashes the -fplugin= path and not the
+# file, never replays objects built with an older plugin.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cc=${CHOPBLOCK_SH4_CC:-$(cross_prefix sh)gcc}
+src=$CHOPBLOCK_ROOT/toolchain/sh_treg_combine_off.cc
+probe=$CHOPBLOCK_ROOT/toolchain/sh4-treg-probe.c
+out=$BUILD_DIR/toolchain
+
+command -v "$cc" >/dev/null || die "$cc is missing (install gcc-sh4-linux-gnu)"
+
+# 0: the probe tests its flag before branching; 1: it does not.
+probe_miscompiled() {
+	local s
+	s=$("$cc" "$@" -O2 -S -o - "$probe" 2>&1) ||
+		die "$cc cannot compile $probe: $(tail -n 1 <<<"$s")"
+	! grep -Eq '^[[:space:]]+tst[[:space:]]' <<<"$s"
+}
+
+probe_miscompiled || exit 0
+
+version=$("$cc" -dumpversion)
+plugin_dir=$("$cc" -print-file-name=plugin)
+[ -f "$plugin_dir/include/plugin-version.h" ] ||
+	die "$cc miscompiles sh4 code and its plugin headers are missing (install gcc-${version%%.*}-plugin-dev-sh4-linux-gnu)"
+cxx=${CHOPBLOCK_HOST_CXX:-g++}
+command -v "$cxx" >/dev/null || die "$cxx is missing (install g++)"
+
+hash=$( (cat "$src"; "$cc" --version) | sha1sum | cut -c1-12)
+so=$out/sh_treg_combine_off-$hash.so
+if [ ! -f "$so" ]; then
+	mkdir -p "$out"
+	log=$out/sh_treg_combine_off.log
+	"$cxx" -shared -fPIC -fno-rtti -O2 -Wall -Wextra -Werror \
+		-I"$plugin_dir/include" -o "$so.tmp" "$src" >"$log" 2>&1 ||
+		{ tail_log "$log" 10; die "the sh4 gcc plugin does not build (log: $log)"; }
+	mv "$so.tmp" "$so"
+fi
+if probe_miscompiled -fplugin="$so"; then
+	die "$cc still miscompiles $probe with $so"
+fi
+echo "-fplugin=$so"
