@@ -101,7 +101,7 @@ boot_once() {
 	userspace=""
 	while kill -0 "$qemu" 2>/dev/null; do
 		if [ -z "$userspace" ] && grep -q '^chopblock: userspace reached' "$CONSOLE"; then
-			userspace=$(echo "$(date +%s.%N) - $start" | bc)
+			userspace=$(printf %.2f "$(echo "$(date +%s.%N) - $start" | bc)")
 			info "boot: userspace reached after ${userspace}s"
 		fi
 		# A nested KVM can run firmware yet fail or stall on the
@@ -132,7 +132,7 @@ boot_once() {
 	rc=0
 	wait "$qemu" || rc=$?
 	if [ -z "$userspace" ] && grep -q '^chopblock: userspace reached' "$CONSOLE"; then
-		userspace=$(echo "$(date +%s.%N) - $start" | bc)
+		userspace=$(printf %.2f "$(echo "$(date +%s.%N) - $start" | bc)")
 	fi
 	return 0
 }
