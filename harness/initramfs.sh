@@ -37,15 +37,14 @@ command -v $cc >/dev/null || die "$cc is missing (install gcc-${cc%-gcc} and its
 
 # Debian has no sh4 busybox: the sh4 guest's /init is guest/minimal-init.c,
 # which runs its own few checks. Debian's static sh4 glibc does not work,
-# so it is built on the nolibc of the tree the sh4 kernel comes from (the
-# pristine one: the series removes SuperH), taken from that tree as it is,
+# so it is built on the nolibc of the tree the sh4 kernel comes from
+# (CHOPBLOCK_TREE: the pristine one, the series removes SuperH), as it is,
 # with guest/nolibc-sh.h for SuperH. harness/sh4-gcc.sh gives the flags
 # the sh4 cross compiler needs to compile correctly.
 if [ "$ARCH" = sh ]; then
 	sh4_cflags=$("$(dirname "$0")/sh4-gcc.sh")
-	nolibc=${CHOPBLOCK_NOLIBC_TREE:-$BUILD_DIR/pristine}/tools/include/nolibc
-	[ -f "$nolibc/nolibc.h" ] ||
-		die "$nolibc/nolibc.h is missing (set CHOPBLOCK_NOLIBC_TREE to a 6.12 kernel tree)"
+	nolibc=$TREE_DIR/tools/include/nolibc
+	[ -f "$nolibc/nolibc.h" ] || die "$nolibc/nolibc.h is missing (CHOPBLOCK_TREE is not a kernel tree)"
 	rm -rf "$root"
 	mkdir -p "$root"/{dev,proc,sys}
 	# shellcheck disable=SC2086 # a list of flags

@@ -37,15 +37,13 @@ for n in sh4-r2d $OTHERS; do
 done
 mkdir -p "$out"
 
-# 1. Boot it.
+# 1. Boot it (the guest and its logs go beside the build, as for every
+# matrix kernel).
 info "sh4: booting the pristine r2d kernel"
-ARCH=sh "$h/initramfs.sh" "$out/guest"
 rc=0
-ARCH=sh CHOPBLOCK_KBUILD=$sh4 CHOPBLOCK_GUEST=$out/guest CHOPBLOCK_LOGS=$out/logs \
-	CHOPBLOCK_BOOT_TIMEOUT=${CHOPBLOCK_BOOT_TIMEOUT:-90} \
-	"$h/boot.sh" >"$out/boot.txt" || rc=$?
-boot_result=$(tail -n 1 "$out/boot.txt" 2>/dev/null || true)
-[ "$rc" -eq 0 ] || boot_result="FAILED: ${boot_result:-no KTAP} (console: $out/logs/console.log)"
+"$h/matrix-boot.sh" sh4-r2d pristine >/dev/null || rc=$?
+boot_result=$(tail -n 1 "$sh4.logs/ktap-result.txt" 2>/dev/null || true)
+[ "$rc" -eq 0 ] || boot_result="FAILED: ${boot_result:-no KTAP} (console: $sh4.logs/console.log)"
 
 # 2. What each kernel compiled: the source of every object kbuild built
 # (the source_ line fixdep writes into each .o.cmd), relative to the tree.
@@ -229,6 +227,6 @@ done <"$out/sh4-only"
 	cat "$out/disagreements"
 } >"$report"
 cat "$report"
-[ "$rc" -eq 0 ] || die "the sh4 guest failed (console: $out/logs/console.log)"
+[ "$rc" -eq 0 ] || die "the sh4 guest failed (console: $sh4.logs/console.log)"
 [ "$unexplained" -eq 0 ] && [ "$kept" -eq 0 ] && [ ! -s "$out/others-deleted" ] ||
 	die "the sh4 ground truth disagrees with the analyzer or the series (see $report)"
