@@ -6,7 +6,7 @@
 
 H := harness
 # The kernel tree (git-ignored); the analyzer compiles its Kconfig parser.
-TREE ?= $(or $(CHOPBLOCK_TREE),$(CURDIR)/build/tree)
+TREE := $(CURDIR)/build/tree
 
 .PHONY: all deps tree apply build boot report check check-host check-boot \
 	analyzer bench bisect matrix clean distclean
@@ -24,7 +24,7 @@ apply: tree
 	$(H)/apply.sh
 
 build: apply
-	$(H)/build.sh
+	$(H)/build.sh main
 
 analyzer: tree
 	$(MAKE) -C analyzer KSRC=$(TREE)
@@ -40,25 +40,25 @@ bench: deps tree analyzer
 	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine bench
 	$(H)/bench-pktcdvd.sh
 
-# Build the x86_64 harness configuration after every patch of the series:
-# proves bisectability. Too slow for every CI run.
+# Build the main kernel's configuration (x86_64) after every patch of the
+# series: proves bisectability. Too slow for every CI run.
 bisect: deps tree
 	$(H)/bisect.sh
 
-# The cross-architecture build matrix (configs/matrix/matrix.list) from the
-# pristine and the patched tree, the arm64 boot, and the sh4 "before"
-# picture held against the analyzer. Reports in build/matrix/. Too slow for
-# every CI run; make check builds and boots the patched arm64 and arm
-# configurations only.
+# The cross-architecture build matrix (the kernels of group "matrix" in
+# configs/kernels.list, pristine and patched), the arm64 boot, and the sh4
+# "before" picture held against the analyzer. Reports in build/matrix/.
+# Too slow for every CI run; make check builds and boots the patched arm64
+# and arm kernels only.
 matrix: deps tree apply analyzer
 	rc=0; \
 	$(H)/matrix.sh || rc=1; \
-	$(H)/matrix-boot.sh arm64 patched || rc=1; \
+	$(H)/kernel.sh arm64-patched || rc=1; \
 	$(H)/sh4-before.sh || rc=1; \
 	exit $$rc
 
 clean:
-	rm -rf build/kbuild build/guest build/logs build/report.txt
+	rm -rf build/kernels build/logs build/report.txt
 	$(MAKE) -C analyzer KSRC=$(TREE) clean
 
 distclean:

@@ -1,30 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for guest tests; installed as /lib/chopblock.sh in the guest.
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-skip() {
-	echo "SKIP: $*"
-	exit 4
-}
-
-pass() {
-	echo "ok: $*"
-}
-
-# From here on fail() records the failure and the test goes on, so that one
-# failed check does not hide the result of the others; the test ends with
-# "exit $failed".
-soft_checks() {
-	failed=0
-	fail() {
-		echo "FAIL: $*"
-		failed=1
-	}
-}
+# Helpers for guest tests; installed as /lib/chopblock.sh in the guest. The
+# checks (fail, ok, skip, soft_checks) are the KTAP library's, harness/ktap.sh,
+# installed as /lib/ktap.sh.
+. /lib/ktap.sh
 
 # Skip, saying why, on a kernel built without the patch that adds what the
 # test checks (the pristine baseline of an empty series, for instance):
@@ -50,7 +28,6 @@ check_kernel_log() {
 	[ "$taint" = 0 ] || fail "kernel is tainted ($taint)"
 	echo "kernel log clean, not tainted"
 }
-
 # Wait up to $2 seconds (default 10) for a path to exist.
 wait_for() {
 	i=0

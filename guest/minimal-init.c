@@ -10,11 +10,14 @@
  * It uses no C library: Debian's static sh4 glibc does not even get a
  * write() out. It is built on the nolibc of the kernel tree it tests
  * (tools/include/nolibc, put on the include path by harness/initramfs.sh),
- * with guest/nolibc-sh.h for the SuperH parts nolibc lacks. That nolibc
- * has no formatting into memory, no stdio on files and no strstr() or
+ * with guest/nolibc-sh.h for the SuperH parts nolibc lacks. The KTAP
+ * output is guest/ktap.h's, which writes every line with one write(), so
+ * that it reaches the console in one piece (nolibc's printf() would write
+ * every piece of a line separately). That nolibc has no strstr() or
  * memmem(), hence the few small helpers below.
  */
 #include "nolibc-sh.h"
+#include "ktap.h"
 
 #define LOG_SIZE (1 << 20)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -23,75 +26,6 @@
 #define SYSLOG_ACTION_CONSOLE_LEVEL	8
 
 static char log_buf[LOG_SIZE];
-static int test_no;
-
-/*
- * Console output. A line is assembled here and written with one write(),
- * so that it reaches the console in one piece; nolibc's printf() would
- * write every piece of a line separately.
- */
-static char out_buf[1024];
-static size_t out_len;
-
-static void out_flush(void)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	while (done < out_len) {
-		n = write(1, out_buf + done, out_len - done);
-		if (n <= 0)
-			break;
-		done += n;
-	}
-	out_len = 0;
-}
-
-static void out_mem(const char *s, size_t len)
-{
-	size_t n;
-
-	while (len) {
-		if (out_len == sizeof(out_buf))
-			out_flush();
-		n = sizeof(out_buf) - out_len;
-		if (n > len)
-			n = len;
-		memcpy(out_buf + out_len, s, n);
-		out_len += n;
-		s += n;
-		len -= n;
-	}
-}
-
-static void out_str(const char *s)
-{
-	out_mem(s, strlen(s));
-}
-
-static void out_num(long v)
-{
-	char buf[24];
-
-	out_str(ltoa_r(v, buf));
-}
-
-/* Ends the current line and writes it out. */
-static void out_line(void)
-{
-	out_mem("\n", 1);
-	out_flush();
-}
-
-/* The KTAP result line; the test has written its "# " line before. */
-static void result(int ok, const char *name)
-{
-	out_str(ok ? "ok " : "not ok ");
-	out_num(++test_no);
-	out_str(" ");
-	out_str(name);
-	out_line();
-}
 
 /* Whether @needle occurs in the @len bytes at @hay. */
 static int contains(const char *hay, size_t len, const char *needle)
@@ -155,16 +89,11 @@ static char *find_line(const char *path, const char *key, char *buf,
 static void test_userspace(void)
 {
 	struct utsname u;
-	int ok = !uname(&u) && !strncmp(u.machine, "sh4", 3);
+	int sh4 = !uname(&u) && !strncmp(u.machine, "sh4", 3);
 
-	out_str("# uname: ");
-	out_str(ok ? u.sysname : "?");
-	out_str(" ");
-	out_str(ok ? u.release : "?");
-	out_str(" ");
-	out_str(ok ? u.machine : "not sh4");
-	out_line();
-	result(ok, "userspace");
+	ktap_diag("uname: %s %s %s", sh4 ? u.sysname : "?",
+		  sh4 ? u.release : "?", sh4 ? u.machine : "not sh4");
+	ktap_result(sh4 ? 0 : 1, "userspace", NULL);
 }
 
 static void test_cpu(void)
@@ -172,11 +101,10 @@ static void test_cpu(void)
 	static char buf[4096];
 	char *line = find_line("/proc/cpuinfo", "cpu type", buf, sizeof(buf));
 
-	out_str("# ");
-	out_str(line ? line : "no cpu type in /proc/cpuinfo");
-	out_line();
+	ktap_diag("%s", line ? line : "no cpu type in /proc/cpuinfo");
 	/* QEMU's r2d board carries an SH7751R. */
-	result(line && contains(line, strlen(line), "SH7751R"), "cpu");
+	ktap_result(line && contains(line, strlen(line), "SH7751R") ? 0 : 1,
+		    "cpu", NULL);
 }
 
 static void test_console(void)
@@ -184,11 +112,10 @@ static void test_console(void)
 	static char buf[4096];
 	char *line = find_line("/proc/consoles", "tty", buf, sizeof(buf));
 
-	out_str("# console: ");
-	out_str(line ? line : "none in /proc/consoles");
-	out_line();
+	ktap_diag("console: %s", line ? line : "none in /proc/consoles");
 	/* The board's console is the second SCIF, driven by sh-sci. */
-	result(line && !strncmp(line, "ttySC1", 6), "sh-sci-console");
+	ktap_result(line && !strncmp(line, "ttySC1", 6) ? 0 : 1,
+		    "sh-sci-console", NULL);
 }
 
 /* Whether /sys/bus/platform/devices/@name/driver exists, as lstat() does. */
@@ -227,21 +154,14 @@ static void test_platform_bus(void)
 			devices++;
 			if (has_driver(e->d_name)) {
 				bound++;
-				out_str("# bound: ");
-				out_str(e->d_name);
-				out_line();
+				ktap_diag("bound: %s", e->d_name);
 			}
 		}
 	}
 	if (fd >= 0)
 		close(fd);
-	out_str("# ");
-	out_num(devices);
-	out_str(" platform devices, ");
-	out_num(bound);
-	out_str(" bound");
-	out_line();
-	result(bound > 0, "platform-bus");
+	ktap_diag("%d platform devices, %d bound", devices, bound);
+	ktap_result(bound > 0 ? 0 : 1, "platform-bus", NULL);
 }
 
 static void test_kernel_log(const char *log, long len)
@@ -257,20 +177,13 @@ static void test_kernel_log(const char *log, long len)
 		taint = atol(buf);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		if (len > 0 && contains(log, len, bad[i])) {
-			out_str("# the kernel log has \"");
-			out_str(bad[i]);
-			out_str("\"");
-			out_line();
-			result(0, "kernel-log");
+			ktap_diag("the kernel log has \"%s\"", bad[i]);
+			ktap_fail("kernel-log", NULL);
 			return;
 		}
 	}
-	out_str("# ");
-	out_num(len);
-	out_str(" bytes of kernel log, taint ");
-	out_num(taint);
-	out_line();
-	result(len > 0 && taint == 0, "kernel-log");
+	ktap_diag("%ld bytes of kernel log, taint %ld", len, taint);
+	ktap_result(len > 0 && taint == 0 ? 0 : 1, "kernel-log", NULL);
 }
 
 /* nolibc has no klogctl(): the syslog system call, -1 on error. */
@@ -291,12 +204,9 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	/* Keep kernel messages from tearing KTAP lines apart. */
 	klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, 1);
-	out_str("chopblock: userspace reached");
-	out_line();
-	out_str("KTAP version 1");
-	out_line();
-	out_str("1..5");
-	out_line();
+	ktap_printf("chopblock: userspace reached\n");
+	ktap_header();
+	ktap_plan(5);
 
 	test_userspace();
 	test_cpu();
@@ -305,16 +215,13 @@ int main(void)
 	len = klogctl(SYSLOG_ACTION_READ_ALL, log_buf, sizeof(log_buf));
 	test_kernel_log(log_buf, len);
 
-	out_str("chopblock: tests done");
-	out_line();
+	ktap_printf("chopblock: tests done\n");
 	/* Every complete line of the kernel log; nolibc has no memchr(). */
 	end = log_buf + (len > 0 ? len : 0);
 	for (p = nl = log_buf; nl < end; nl++) {
 		if (*nl != '\n')
 			continue;
-		out_str("dmesg: ");
-		out_mem(p, nl - p);
-		out_line();
+		ktap_printf("dmesg: %.*s\n", (int)(nl - p), p);
 		p = nl + 1;
 	}
 	/* nolibc 6.12 has neither sync() nor pause(). */

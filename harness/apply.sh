@@ -1,44 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Apply patches/series to a fresh branch cut from the pristine baseline.
-# The branch is recreated on every run, so a rerun is idempotent, and a
+# usage: harness/apply.sh [--series FILE]
+#
+# Apply patches/series (or FILE, a quilt series file) to a fresh branch
+# cut from the pristine baseline, after validating the whole series file
+# (harness/lib.sh series_patches). The branch is recreated on every run, so a rerun is idempotent, and a
 # patch that does not apply leaves the tree at the pristine commit, never
 # half-patched: git am is aborted and the checkout reset.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SERIES=${CHOPBLOCK_SERIES:-$PATCH_DIR/series}
+series=$PATCH_DIR/series
+case ${1:-} in
+--series) series=${2:?--series needs a file} ;;
+--help | -h) usage_from_header; exit 0 ;;
+"") ;;
+*) die "apply.sh: unknown argument $1 (see --help)" ;;
+esac
 
 git -C "$TREE_DIR" rev-parse -q --verify "refs/tags/$BASELINE_TAG" >/dev/null ||
 	die "no pristine baseline in $TREE_DIR (run harness/tree.sh)"
-[ -f "$SERIES" ] || die "series file $SERIES is missing"
-
-# Quilt's format: one patch per line, relative to the series file's folder,
-# optionally followed by a -pN option; # starts a comment. Validate all of it
-# before touching the tree.
+# Validate all of the series before touching the tree.
+names=$(series_patches "$series") || exit 1
 patches=()
-lineno=0
-while IFS= read -r line || [ -n "$line" ]; do
-	lineno=$((lineno + 1))
-	line=${line%%#*}
-	read -r -a words <<<"$line" || true
-	[ "${#words[@]}" -eq 0 ] && continue
-	if [ "${#words[@]}" -gt 2 ] || { [ "${#words[@]}" -eq 2 ] && [ "${words[1]}" != -p1 ]; }; then
-		die "$SERIES:$lineno: malformed line '$line' (expected: PATCH [-p1])"
-	fi
-	case "${words[0]}" in
-	/* | *..*) die "$SERIES:$lineno: patch path '${words[0]}' must be relative and inside patches/" ;;
-	esac
-	p=$(dirname "$SERIES")/${words[0]}
-	[ -f "$p" ] || die "$SERIES:$lineno: patch ${words[0]} does not exist"
-	grep -q '^From [0-9a-f]\{40\} ' "$p" ||
-		die "$SERIES:$lineno: ${words[0]} is not a git format-patch file"
-	for seen in "${patches[@]+"${patches[@]}"}"; do
-		[ "$seen" != "$p" ] || die "$SERIES:$lineno: patch ${words[0]} is listed twice"
-	done
-	patches+=("$p")
-done <"$SERIES"
+for p in $names; do patches+=("$(dirname "$series")/$p"); done
 
 cd "$TREE_DIR"
 git am --abort >/dev/null 2>&1 || true
@@ -53,7 +39,7 @@ log=$LOG_DIR/apply.log
 n=0
 for p in "${patches[@]+"${patches[@]}"}"; do
 	n=$((n + 1))
-	name=${p#"$(dirname "$SERIES")"/}
+	name=${p#"$(dirname "$series")"/}
 	if ! tree_git am -q --keep-cr --committer-date-is-author-date "$p" >>"$log" 2>&1; then
 		files=$(git diff --name-only --diff-filter=U 2>/dev/null; sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p; s/^error: \(.*\): does not exist in index$/\1/p; s/^error: \(.*\): already exists in index$/\1/p' "$log" | sort -u)
 		files=$(echo "$files" | sort -u | grep . | tr '\n' ' ' | sed 's/ $//')
@@ -65,5 +51,3 @@ for p in "${patches[@]+"${patches[@]}"}"; do
 	echo "applied $name" >>"$log"
 done
 info "apply: $n patch(es) applied on branch $SERIES_BRANCH"
-git diff --shortstat "$BASELINE_TAG" HEAD >"$LOG_DIR/series-shortstat.txt"
-echo "$n" >"$LOG_DIR/series-count.txt"

@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: harness/bench-pktcdvd.sh
+#
 # make bench, pktcdvd part: boot the harness kernel with the guest's
 # initramfs but guest/bench/pktcdvd.sh as /init, which times writes and
 # reads through pktcdvd onto the emulated CD-RW (modules/mmc_rw_emu) and
@@ -11,29 +13,23 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-if [ ! -f "$KBUILD_DIR/arch/x86/boot/bzImage" ]; then
+case ${1:-} in --help | -h) usage_from_header; exit 0 ;; esac
+kdir=$KERNELS_DIR/main
+if [ ! -f "$kdir/manifest" ] || [ "$(manifest "$kdir" result)" != ok ]; then
 	"$h/apply.sh"
-	"$h/build.sh"
+	"$h/build.sh" main
 fi
-"$h/modules.sh"
-"$h/initramfs.sh"
+"$h/modules.sh" "$kdir"
 guest=$BUILD_DIR/bench-guest
-rm -rf "$guest"
-mkdir -p "$guest"
-cp -a "$BUILD_DIR/guest/root" "$guest/root"
-rm -rf "$guest/root/tests"
-install -m 755 "$CHOPBLOCK_ROOT/guest/bench/pktcdvd.sh" "$guest/root/init"
-(cd "$guest/root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
-	gzip -1 >"$guest/initramfs.cpio.gz"
-cp "$BUILD_DIR/guest/cd.img" "$guest/cd.img"
+"$h/initramfs.sh" --out "$guest" --init "$CHOPBLOCK_ROOT/guest/bench/pktcdvd.sh" "$kdir"
 
 logs=$LOG_DIR/bench-pktcdvd
 mkdir -p "$logs"
-CHOPBLOCK_GUEST=$guest CHOPBLOCK_LOGS=$logs "$h/boot.sh" >/dev/null ||
+"$h/boot.sh" --guest "$guest" --logs "$logs" "$kdir" >/dev/null ||
 	die "the bench guest failed (console: $logs/console.log)"
 
 out=$BUILD_DIR/bench-pktcdvd.txt
-tr -d '\r' <"$logs/console.log" | awk -v accel="$(cat "$logs/accel")" '
+tr -d '\r' <"$logs/console.log" | awk -v accel="$(sed -n 's/^accel=//p' "$logs/boot")" '
 	/^# bench: / { v[$3] = $4 }
 	function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
 	END {

@@ -1,14 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Prove the series bisectable: build the x86_64 harness configuration at
-# the pristine baseline and after every patch, incrementally in its own
-# worktree and build directory. Stops at the first patch that breaks the
-# build, naming it.
+# usage: harness/bisect.sh [NAME]
+#
+# Prove the series bisectable: build the kernel NAME of
+# configs/kernels.list (default main, the x86_64 harness configuration) at
+# the pristine baseline and after every patch, incrementally in a worktree
+# and kernel directory of its own (build/bisect). Stops at the first patch
+# that breaks the build, naming it. Report: build/bisect/report.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
+case ${1:-} in --help | -h) usage_from_header; exit 0 ;; esac
+name=${1:-main}
+kernel_row "$name"
 "$h/apply.sh"
 wt=$BUILD_DIR/bisect/tree
 mkdir -p "$BUILD_DIR/bisect"
@@ -25,13 +31,13 @@ for c in $(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}") $commits; do
 	subject=$(git -C "$TREE_DIR" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
 	start=$SECONDS
-	if ! CHOPBLOCK_TREE=$wt CHOPBLOCK_KBUILD=$BUILD_DIR/bisect/kbuild \
-	     CHOPBLOCK_LOGS=$BUILD_DIR/bisect/logs "$h/build.sh" >"$BUILD_DIR/bisect/step.log" 2>&1; then
+	if ! "$h/build.sh" --tree "$wt" --out "$BUILD_DIR/bisect/$name" "$name" \
+		>"$BUILD_DIR/bisect/step.log" 2>&1; then
 		cat "$BUILD_DIR/bisect/step.log" >&2
 		echo "FAIL [$i/$total] $subject" >>"$report"
-		die "x86_64 build fails after patch $i/$total: $subject"
+		die "$name build fails after patch $i/$total: $subject"
 	fi
 	printf '%s [%d/%d] %4ds %s\n' ok "$i" "$total" $((SECONDS - start)) "$subject" | tee -a "$report"
 	i=$((i + 1))
 done
-info "bisect: the x86_64 build passes at the baseline and after each of the $total patches ($report)"
+info "bisect: the $name build passes at the baseline and after each of the $total patches ($report)"

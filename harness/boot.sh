@@ -1,39 +1,76 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the built kernel in QEMU with the guest initramfs; the guest runs its
-# KTAP tests and reboots, which -no-reboot turns into QEMU exiting. On
-# x86_64 (QEMU's pc) the guest also gets a scratch disk, a CD drive and an
-# OHCI controller with a USB keyboard; arm64 boots QEMU's virt machine.
-# KVM is used only when a probe proves it runs guest code; otherwise TCG.
-# A hard timeout kills a hung guest. Prints the KTAP verdict; the last line
-# is "N passed, N failed".
+# usage: harness/boot.sh [OPTIONS] KERNEL
+#
+# Boot a built kernel (a name of configs/kernels.list or its directory,
+# build/kernels/NAME) in QEMU with its guest initramfs (harness/initramfs.sh).
+# The machine, console and devices come from configs/arches.list (x86_64:
+# QEMU's pc with a scratch disk, a CD drive and an OHCI controller with a
+# USB keyboard). The guest runs its KTAP tests and reboots, which
+# -no-reboot turns into QEMU exiting; a board that cannot reset is stopped
+# once the guest is done. KVM is used only when a probe proves it runs
+# guest code; otherwise TCG. A hard timeout kills a hung guest.
+# Prints the KTAP verdict; the last line is "N passed, N failed". Writes
+# LOGS/console.log, LOGS/ktap-result.txt and LOGS/boot (key=value: accel,
+# userspace seconds, verdict).
+#
+#   --guest DIR    the initramfs directory (default KERNEL/guest)
+#   --logs DIR     where the console and results go (default KERNEL/logs)
+#   --timeout S    the hard timeout in seconds (default: 120 s to boot and
+#                  shut down, plus every guest test's own timeout)
+#   --accel A      kvm or tcg instead of probing
+#   --help         this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ARCH=${ARCH:-x86_64}
-case $ARCH in
-x86_64) image=arch/x86/boot/bzImage qemu_bin=qemu-system-x86_64 qemu_pkg=qemu-system-x86 ;;
-arm64) image=arch/arm64/boot/Image qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm ;;
-sh) image=arch/sh/boot/zImage qemu_bin=qemu-system-sh4 qemu_pkg=qemu-system-misc ;;
-*) die "cannot boot ARCH=$ARCH (x86_64, arm64 or sh)" ;;
-esac
-KERNEL=${CHOPBLOCK_KERNEL:-$KBUILD_DIR/$image}
-GUEST_OUT=${CHOPBLOCK_GUEST:-$BUILD_DIR/guest}
-TIMEOUT=${CHOPBLOCK_BOOT_TIMEOUT:-300}
-KVM_GRACE=${CHOPBLOCK_KVM_GRACE:-20}
-CONSOLE=$LOG_DIR/console.log
+guest= logs= timeout= accel= kdir=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--guest) guest=${2:?--guest needs a directory}; shift ;;
+	--logs) logs=${2:?--logs needs a directory}; shift ;;
+	--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
+	--accel) accel=${2:?--accel needs kvm or tcg}; shift ;;
+	--help | -h) usage_from_header; exit 0 ;;
+	-*) die "boot.sh: unknown option $1 (see --help)" ;;
+	*) [ -z "$kdir" ] || die "boot.sh: one kernel, not '$kdir' and '$1'"; kdir=$(kernel_dir "$1") ;;
+	esac
+	shift
+done
+[ -n "$kdir" ] || die "boot.sh: which kernel? (see --help)"
+case $accel in "" | kvm | tcg) ;; *) die "boot.sh: --accel is kvm or tcg, not '$accel'" ;; esac
+[ "$(manifest "$kdir" result)" = ok ] || die "the kernel in $kdir did not build; nothing to boot"
+ARCH=$(manifest "$kdir" arch)
+KERNEL=$(manifest "$kdir" image)
+guest=${guest:-$kdir/guest}
+logs=${logs:-$kdir/logs}
+CONSOLE=$logs/console.log
+KVM_GRACE=20
 
-command -v $qemu_bin >/dev/null || die "$qemu_bin is missing (install $qemu_pkg)"
+qemu_bin=$(arch_fact "$ARCH" qemu)
+[ "$qemu_bin" != - ] || die "cannot boot ARCH=$ARCH (configs/arches.list has no QEMU for it)"
+command -v "$qemu_bin" >/dev/null || die "$qemu_bin is missing (install $(arch_fact "$ARCH" packages | tr ',' '\n' | grep qemu))"
 [ -f "$KERNEL" ] || die "no kernel image at $KERNEL (run harness/build.sh)"
-[ -f "$GUEST_OUT/initramfs.cpio.gz" ] || die "no initramfs in $GUEST_OUT (run harness/initramfs.sh)"
-mkdir -p "$LOG_DIR"
+[ -f "$guest/initramfs.cpio.gz" ] || die "no initramfs in $guest (run harness/initramfs.sh)"
+mkdir -p "$logs"
+rm -f "$logs/boot" "$logs/ktap-result.txt"
+
+# A hung test is guest/init's to report (its per-test timeouts): the hard
+# timeout leaves room for every test to use up its own.
+if [ -z "$timeout" ]; then
+	timeout=120
+	for t in "$guest"/root/tests/*; do
+		[ -e "$t" ] || continue
+		s=$(awk -v t="${t##*/}" '$1 == t { print $2 }' "$guest/root/etc/chopblock/timeouts" 2>/dev/null)
+		timeout=$((timeout + ${s:-60}))
+	done
+fi
 
 # /dev/kvm can exist and even open while KVM cannot run a guest (nested
 # virtualization switched off, for instance). Ask SeaBIOS: it prints
 # "Running on KVM" on its debug port only once guest code really ran.
 probe_kvm() {
-	local out=$LOG_DIR/kvm-probe.log
+	local out=$logs/kvm-probe.log
 
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
 	rm -f "$out"
@@ -50,58 +87,55 @@ probe_kvm() {
 	grep -q '^Running on KVM' "$out" 2>/dev/null
 }
 
-accel=${CHOPBLOCK_ACCEL:-}
-# KVM runs only a guest of the host's own architecture.
-[ "$ARCH" = x86_64 ] || [ -n "$accel" ] || accel=tcg
 if [ -z "$accel" ]; then
-	if probe_kvm; then accel=kvm; else accel=tcg; fi
+	if [ "$(arch_fact "$ARCH" kvm)" = yes ] && probe_kvm; then accel=kvm; else accel=tcg; fi
 fi
+
+# QEMU's arguments for this architecture, from configs/arches.list, one a
+# line.
+machine_args() {
+	local accel=$1 disk=$2 a
+	local cpu mem console extra
+	cpu=$(arch_fact "$ARCH" cpu) mem=$(arch_fact "$ARCH" mem)
+	console=$(arch_fact "$ARCH" console) extra=$(arch_fact "$ARCH" args)
+	[ "$accel" != kvm ] || cpu=host
+	[ "$cpu" = - ] || printf '%s\n' -cpu "$cpu"
+	[ "$mem" = - ] || printf '%s\n' -m "$mem"
+	printf '%s\n' -M "$(arch_fact "$ARCH" machine)"
+	printf '%s\n' -append "console=$console panic=-1 rdinit=/init"
+	for a in $extra; do
+		a=${a//\{disk\}/$disk}
+		printf '%s\n' "${a//\{cd\}/$guest/cd.img}"
+	done
+	printf '%s\n' -serial "file:$CONSOLE"
+}
+
+elapsed() { printf %.2f "$(echo "$(date +%s.%N) - $1" | bc)"; }
+
 # One boot. Sets rc (QEMU's exit status, 137 when the timeout killed it)
 # and userspace (seconds from QEMU's start to the guest's first line of
 # userspace output). Returns 2 when KVM failed to run the kernel.
 boot_once() {
-	local accel=$1 disk=$GUEST_OUT/disk.img start qemu machine done_at=
-	local cpu=(-cpu max -m 512)
+	local accel=$1 disk=$guest/disk.img start qemu done_at= args
 
-	[ "$accel" = kvm ] && cpu=(-cpu host -m 512)
 	rm -f "$disk" "$CONSOLE"
 	: >"$CONSOLE"
-	case $ARCH in
-	x86_64)
-		truncate -s 64M "$disk"
-		machine=(-M pc -append "console=ttyS0 panic=-1 rdinit=/init"
-			-drive "file=$disk,format=raw,if=ide,index=0"
-			-drive "file=$GUEST_OUT/cd.img,format=raw,if=ide,index=2,media=cdrom,readonly=on"
-			-device pci-ohci,id=ohci -device usb-kbd,bus=ohci.0
-			-serial "file:$CONSOLE") ;;
-	arm64)
-		cpu=(-cpu cortex-a57 -m 512)
-		# A virtio-mmio transport with a device behind it: a
-		# platform device for the platform-bus test to find bound.
-		machine=(-M virt -append "console=ttyAMA0 panic=-1 rdinit=/init"
-			-device virtio-rng-device
-			-serial "file:$CONSOLE") ;;
-	sh)
-		# The r2d board has its 64 MiB; its console is the second
-		# serial port (ttySC1).
-		cpu=()
-		machine=(-M r2d -append "console=ttySC1,115200 panic=-1 rdinit=/init"
-			-serial null -serial "file:$CONSOLE") ;;
-	esac
-	info "boot: QEMU $ARCH ($accel), timeout ${TIMEOUT}s, console in $CONSOLE"
+	truncate -s 64M "$disk"
+	mapfile -t args < <(machine_args "$accel" "$disk")
+	info "boot: QEMU $ARCH ($accel), timeout ${timeout}s, console in $CONSOLE"
 	start=$(date +%s.%N)
-	timeout -s KILL "$TIMEOUT" $qemu_bin \
-		-accel "$accel" "${cpu[@]}" -smp 1 \
+	timeout -s KILL "$timeout" "$qemu_bin" \
+		-accel "$accel" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot \
-		-kernel "$KERNEL" -initrd "$GUEST_OUT/initramfs.cpio.gz" \
-		"${machine[@]}" \
-		>"$LOG_DIR/qemu.log" 2>&1 &
+		-kernel "$KERNEL" -initrd "$guest/initramfs.cpio.gz" \
+		"${args[@]}" \
+		>"$logs/qemu.log" 2>&1 &
 	qemu=$!
 
 	userspace=""
 	while kill -0 "$qemu" 2>/dev/null; do
 		if [ -z "$userspace" ] && grep -q '^chopblock: userspace reached' "$CONSOLE"; then
-			userspace=$(printf %.2f "$(echo "$(date +%s.%N) - $start" | bc)")
+			userspace=$(elapsed "$start")
 			info "boot: userspace reached after ${userspace}s"
 		fi
 		# A nested KVM can run firmware yet fail or stall on the
@@ -110,7 +144,7 @@ boot_once() {
 		# a second or two; past KVM_GRACE seconds, KVM is declared
 		# broken and the caller retries with TCG.
 		if [ "$accel" = kvm ] && [ -z "$userspace" ] &&
-		   { grep -q 'KVM internal error' "$LOG_DIR/qemu.log" ||
+		   { grep -q 'KVM internal error' "$logs/qemu.log" ||
 		     [ "$(echo "$(date +%s.%N) - $start > $KVM_GRACE" | bc)" = 1 ]; }; then
 			kill -TERM "$qemu" 2>/dev/null
 			wait "$qemu" 2>/dev/null
@@ -132,32 +166,36 @@ boot_once() {
 	rc=0
 	wait "$qemu" || rc=$?
 	if [ -z "$userspace" ] && grep -q '^chopblock: userspace reached' "$CONSOLE"; then
-		userspace=$(printf %.2f "$(echo "$(date +%s.%N) - $start" | bc)")
+		userspace=$(elapsed "$start")
 	fi
 	return 0
 }
 
 if ! boot_once "$accel"; then
-	info "boot: KVM did not run the kernel to userspace in ${KVM_GRACE}s$(grep -m1 -o ': KVM internal error.*' "$LOG_DIR/qemu.log"); using TCG"
+	info "boot: KVM did not run the kernel to userspace in ${KVM_GRACE}s$(grep -m1 -o ': KVM internal error.*' "$logs/qemu.log"); using TCG"
 	accel=tcg
 	boot_once "$accel"
 fi
-printf '%s\n' "${userspace:-none}" >"$LOG_DIR/userspace-seconds"
-echo "$accel" >"$LOG_DIR/accel"
 
+record() { # VERDICT
+	printf 'accel=%s\nuserspace=%s\nresult=%s\n' "$accel" "${userspace:-none}" "$1" >"$logs/boot"
+}
 if [ "$rc" -eq 137 ]; then
+	record "hung"
 	tail_log "$CONSOLE" 20
-	die "guest hung: killed after ${TIMEOUT}s (console: $CONSOLE)"
+	die "guest hung: killed after ${timeout}s (console: $CONSOLE)"
 elif [ "$rc" -ne 0 ]; then
-	tail_log "$LOG_DIR/qemu.log" 10
+	record "QEMU exit status $rc"
+	tail_log "$logs/qemu.log" 10
 	tail_log "$CONSOLE" 20
-	die "QEMU exited with status $rc (log: $LOG_DIR/qemu.log)"
+	die "QEMU exited with status $rc (log: $logs/qemu.log)"
 fi
 
 set +e
-tr -d '\r' <"$CONSOLE" | awk -f "$(dirname "$0")/ktap.awk" | tee "$LOG_DIR/ktap-result.txt"
+tr -d '\r' <"$CONSOLE" | awk -f "$(dirname "$0")/ktap.awk" | tee "$logs/ktap-result.txt"
 rc=${PIPESTATUS[1]}
 set -e
+record "$(tail -n 1 "$logs/ktap-result.txt")"
 if [ "$rc" -ne 0 ]; then
 	echo "---- guest test output (full console: $CONSOLE) ----" >&2
 	tr -d '\r' <"$CONSOLE" | sed -n '/^KTAP version 1$/,/^chopblock: tests done$/p' | tail -n 40 >&2

@@ -1,73 +1,160 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build a kernel from $TREE_DIR out of tree in $KBUILD_DIR: a base
-# configuration (tinyconfig unless CHOPBLOCK_BASE_CONFIG names another
-# target, e.g. a defconfig), then the config fragments (configs/*.config
-# unless CHOPBLOCK_FRAGMENTS lists others) merged with the tree's own
-# merge_config.sh. merge_config.sh only warns when a requested value does not
-# survive olddefconfig; we check every line of every fragment against the
-# final .config and fail on the first that did not take.
+# usage: harness/build.sh [OPTIONS] NAME
 #
-# ARCH selects the architecture (x86_64 by default; arm64, arm and sh are
-# cross-built with Debian's cross compilers).
+# Build the kernel NAME of configs/kernels.list into build/kernels/NAME/:
+# its base configuration, then its config fragments merged with the tree's
+# own merge_config.sh, then the image (and modules when configured), out of
+# tree with ccache, one kernel build at a time on this machine. Writes
+# build/kernels/NAME/manifest: what was built from what (name, arch, tree,
+# commit, base, fragments, config, image), the result and the seconds.
+# merge_config.sh only warns when a requested value does not survive
+# olddefconfig: every line of every fragment is checked against the final
+# .config, and the build stops, naming each symbol that did not take.
+# A kernel already built from the same commit and configuration is not
+# built again.
+#
+#   --list FILE  another kernel list (default configs/kernels.list)
+#   --tree DIR   build this tree instead of the row's tree point
+#   --out DIR    the kernel directory (default build/kernels/NAME)
+#   --clean      when a build is needed, start from an empty build
+#                directory (ccache then replays every warning)
+#   -j N         parallel jobs (default: the number of cores)
+#   --help       this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+h=$(dirname "$0")
 
-ARCH=${ARCH:-x86_64}
-CONFIG_DIR=${CHOPBLOCK_CONFIGS:-$CHOPBLOCK_ROOT/configs}
-BASE_CONFIG=${CHOPBLOCK_BASE_CONFIG:-tinyconfig}
-JOBS=${JOBS:-$(nproc)}
+list=$KERNELS_LIST tree= out= clean=0 jobs=$(nproc) name=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--list) list=${2:?--list needs a file}; shift ;;
+	--tree) tree=${2:?--tree needs a directory}; shift ;;
+	--out) out=${2:?--out needs a directory}; shift ;;
+	--clean) clean=1 ;;
+	-j) jobs=${2:?-j needs a number}; shift ;;
+	--help | -h) usage_from_header; exit 0 ;;
+	-*) die "build.sh: unknown option $1 (see --help)" ;;
+	*) [ -z "$name" ] || die "build.sh: one kernel name, not '$name' and '$1'"; name=$1 ;;
+	esac
+	shift
+done
+[ -n "$name" ] || die "build.sh: which kernel? (see --help; kernels: $(kernel_list "$list" | tr '\n' ' '))"
+kernel_row "$name" "$list"
+out=${out:-$KERNELS_DIR/$name}
+arch=$K_ARCH
+kbuild=$out/kbuild
+logs=$out/logs
 
-# The boot image of each architecture.
-case $ARCH in
-x86_64) image=bzImage image_path=arch/x86/boot/bzImage ;;
-arm64) image=Image image_path=arch/arm64/boot/Image ;;
-*) image=zImage image_path=arch/$ARCH/boot/zImage ;;
-esac
-cross=$(cross_prefix "$ARCH")
-CROSS_COMPILE=${CROSS_COMPILE-$cross}
-command -v "${CROSS_COMPILE}gcc" >/dev/null ||
-	die "compiler ${CROSS_COMPILE}gcc for ARCH=$ARCH is missing (install gcc-${CROSS_COMPILE%-})"
+# The tree point: the baseline, the whole series, or the series up to a
+# patch (a worktree of its own, checked out at that commit).
+point_tree() {
+	case $1 in
+	pristine)
+		"$h/pristine-tree.sh" >&2
+		echo "$PRISTINE_DIR" ;;
+	patched)
+		[ "$(git -C "$TREE_DIR" rev-parse -q --verify HEAD)" = \
+		  "$(git -C "$TREE_DIR" rev-parse -q --verify "refs/heads/$SERIES_BRANCH")" ] ||
+			die "$TREE_DIR is not at the applied series (run harness/apply.sh)"
+		echo "$TREE_DIR" ;;
+	after:*)
+		local prefix=${1#after:} k=0 i=0 p commit dir
+		for p in $(series_patches); do
+			i=$((i + 1))
+			[[ $p == "$prefix"* ]] && k=$i
+		done
+		[ "$k" -gt 0 ] || die "tree point $1: no patch in patches/series starts with '$prefix'"
+		commit=$(git -C "$TREE_DIR" rev-list --reverse "$BASELINE_TAG..refs/heads/$SERIES_BRANCH" | sed -n "${k}p")
+		[ -n "$commit" ] || die "tree point $1: the series is not applied (run harness/apply.sh)"
+		dir=$BUILD_DIR/points/${prefix//\//_}
+		if [ ! -d "$dir" ]; then
+			git -C "$TREE_DIR" worktree prune
+			git -C "$TREE_DIR" worktree add -q --detach "$dir" "$commit" >&2 ||
+				die "could not check out tree point $1 in $dir"
+		fi
+		git -C "$dir" checkout -q --detach "$commit" >&2
+		echo "$dir" ;;
+	esac
+}
+[ -n "$tree" ] || tree=$(point_tree "$K_TREE")
+[ -f "$tree/Makefile" ] || die "no kernel tree at $tree (run harness/tree.sh)"
 
-[ -f "$TREE_DIR/Makefile" ] || die "no kernel tree at $TREE_DIR (run harness/tree.sh)"
-mkdir -p "$KBUILD_DIR" "$LOG_DIR"
+image_path=$(arch_fact "$arch" image)
+cross=$(cross_prefix "$arch")
+command -v "${cross}gcc" >/dev/null ||
+	die "compiler ${cross}gcc for ARCH=$arch is missing (install gcc-${cross%-})"
 
-make_args=(-C "$TREE_DIR" O="$KBUILD_DIR" ARCH="$ARCH" -j"$JOBS")
-[ -z "$CROSS_COMPILE" ] || make_args+=(CROSS_COMPILE="$CROSS_COMPILE")
+make_args=(-C "$tree" O="$kbuild" ARCH="$arch" -j"$jobs")
+[ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
 if command -v ccache >/dev/null 2>&1; then
-	make_args+=(CC="ccache ${CROSS_COMPILE}gcc")
+	make_args+=(CC="ccache ${cross}gcc")
 	export CCACHE_DIR=${CCACHE_DIR:-$BUILD_DIR/ccache}
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	# Paths under the base directory are hashed relative to the build
-	# directory: trees laid out as <dir>/tree beside <dir>/kbuild (the
-	# main one, make bisect's) then share one cache.
+	# directory: every tree beside build/kernels then shares one cache.
 	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
 fi
 
 # Debian 12's sh4 gcc compiles wrong code without a plugin (harness/sh4-gcc.sh).
-if [ "$ARCH" = sh ]; then
-	sh4_cflags=$("$(dirname "$0")/sh4-gcc.sh")
-	[ -z "$sh4_cflags" ] || make_args+=(KCFLAGS="${KCFLAGS:+$KCFLAGS }$sh4_cflags")
+extra_cflags=
+if [ "$arch" = sh ]; then
+	extra_cflags=$("$h/sh4-gcc.sh")
+	[ -z "$extra_cflags" ] || make_args+=(KCFLAGS="$extra_cflags")
 fi
 
-if [ -n "${CHOPBLOCK_FRAGMENTS:-}" ]; then
-	read -r -a fragments <<<"$CHOPBLOCK_FRAGMENTS"
-	for f in "${fragments[@]}"; do
-		[ -f "$f" ] || die "config fragment $f does not exist"
-	done
-else
-	fragments=("$CONFIG_DIR"/*.config)
-	[ -e "${fragments[0]}" ] || die "no config fragments in $CONFIG_DIR"
+read -r -a fragments <<<"$K_FRAGMENTS"
+commit=$(git -C "$tree" rev-parse HEAD)
+dirty=$(git -C "$tree" status --porcelain --untracked-files=no | head -c 1)
+# What the build is made of: when it is the same and the last build of
+# it succeeded, there is nothing to do.
+inputs=$(printf '%s\n' "$arch" "$K_BASE" "$commit" "$extra_cflags" "$(cat "${fragments[@]}")" |
+	sha256sum | cut -d' ' -f1)
+if [ -z "$dirty" ] && [ -f "$out/manifest" ] && [ "$(manifest "$out" result)" = ok ] &&
+   [ "$(manifest "$out" inputs)" = "$inputs" ] && [ -f "$kbuild/$image_path" ]; then
+	info "build: $name is up to date ($out)"
+	exit 0
 fi
 
-log=$LOG_DIR/config.log
+write_manifest() { # RESULT SECONDS
+	cat >"$out/manifest.tmp" <<-EOF
+	name=$name
+	arch=$arch
+	tree_point=$K_TREE
+	tree=$tree
+	commit=$commit${dirty:+ (with uncommitted changes)}
+	base=$K_BASE
+	fragments=$K_FRAGMENTS
+	boot=$K_BOOT
+	tests=$K_TESTS
+	kbuild=$kbuild
+	config=$kbuild/.config
+	image=$kbuild/$image_path
+	inputs=$inputs
+	result=$1
+	seconds=$2
+	EOF
+	mv "$out/manifest.tmp" "$out/manifest"
+}
+
+[ "$clean" -eq 0 ] || rm -rf "$kbuild"
+mkdir -p "$kbuild" "$logs"
+write_manifest building -
+# What was booted from the previous image is no longer this kernel's.
+rm -f "$logs/boot" "$logs/ktap-result.txt" "$logs/console.log"
+
+log=$logs/config.log
 {
-	make "${make_args[@]}" "$BASE_CONFIG" &&
-	(cd "$TREE_DIR" && ARCH=$ARCH scripts/kconfig/merge_config.sh -m \
-		-O "$KBUILD_DIR" "$KBUILD_DIR/.config" "${fragments[@]}") &&
+	make "${make_args[@]}" "$K_BASE" &&
+	(cd "$tree" && ARCH=$arch scripts/kconfig/merge_config.sh -m \
+		-O "$kbuild" "$kbuild/.config" "${fragments[@]}") &&
 	make "${make_args[@]}" olddefconfig
-} >"$log" 2>&1 || { tail_log "$log"; die "kernel configuration failed (full log: $log)"; }
+} >"$log" 2>&1 || {
+	tail_log "$log"
+	write_manifest FAILED -
+	die "kernel configuration failed (full log: $log)"
+}
 
 # Every CONFIG_FOO=val and "# CONFIG_FOO is not set" line must hold.
 missing=0
@@ -79,20 +166,23 @@ while IFS= read -r line; do
 		sym=${line#\# }; sym=${sym%% *} want=$line ;;
 	*) continue ;;
 	esac
-	have=$(grep -E "^($sym=|# $sym is not set)" "$KBUILD_DIR/.config" || true)
+	have=$(grep -E "^($sym=|# $sym is not set)" "$kbuild/.config" || true)
 	if [ "$have" != "$want" ] && ! { [ -z "$have" ] && [ "$want" = "# $sym is not set" ]; }; then
 		echo "chopblock: error: config symbol $sym did not take: requested '$want', got '${have:-undefined}'" >&2
 		missing=$((missing + 1))
 	fi
 done < <(cat "${fragments[@]}")
-[ "$missing" -eq 0 ] || die "$missing requested config symbol(s) did not take (see $log)"
+if [ "$missing" -ne 0 ]; then
+	write_manifest FAILED -
+	die "$missing requested config symbol(s) did not take (see $log)"
+fi
 
 # Two kernel builds at once would only thrash two cores: serialize every
-# build on this machine (other clones, bisect runs and the main harness
-# alike: the lock is machine-wide, not per work directory),
-# first come, first served: flock alone lets a loop of short builds starve
-# a waiter, so waiters queue with a ticket named by their arrival time.
-lock=${CHOPBLOCK_LOCK:-/run/lock/chopblock-kbuild}
+# build on this machine (other clones and bisect runs alike: the lock is
+# machine-wide), first come, first served: flock alone lets a loop of
+# short builds starve a waiter, so waiters queue with a ticket named by
+# their arrival time.
+lock=/run/lock/chopblock-kbuild
 queue=$lock.queue
 mkdir -p "$queue"
 ticket=$queue/$(date +%s%N).$$
@@ -112,15 +202,14 @@ while :; do
 done
 rm -f "$ticket"
 
-targets=("$image")
-grep -q '^CONFIG_MODULES=y' "$KBUILD_DIR/.config" && targets+=(modules)
-info "build: $ARCH ${targets[*]} in $KBUILD_DIR (log: $LOG_DIR/build.log)"
+targets=("$(basename "$image_path")")
+grep -q '^CONFIG_MODULES=y' "$kbuild/.config" && targets+=(modules)
+info "build: $name: $arch ${targets[*]} from ${tree#"$CHOPBLOCK_ROOT"/} (log: $logs/build.log)"
 start=$SECONDS
-if ! run_logged "$LOG_DIR/build.log" build make "${make_args[@]}" "${targets[@]}"; then
-	tail_log "$LOG_DIR/build.log" 40
-	die "kernel build failed (full log: $LOG_DIR/build.log)"
+if ! run_logged "$logs/build.log" "build $name" make "${make_args[@]}" "${targets[@]}"; then
+	tail_log "$logs/build.log" 40
+	write_manifest FAILED $((SECONDS - start))
+	die "kernel build of $name failed (full log: $logs/build.log)"
 fi
-secs=$((SECONDS - start))
-echo "$secs" >"$KBUILD_DIR/chopblock-build-seconds"
-echo "$KBUILD_DIR/$image_path" >"$KBUILD_DIR/chopblock-image"
-info "build: done in ${secs}s: $KBUILD_DIR/$image_path"
+write_manifest ok $((SECONDS - start))
+info "build: $name done in $((SECONDS - start))s: $kbuild/$image_path"

@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: harness/cross-busybox.sh DEBIAN-ARCH
+#
 # Print the path of a static busybox for a Debian architecture (arm64, ...)
 # other than the host's: Debian's busybox-static package of that
 # architecture, downloaded (not installed) with apt and unpacked into
@@ -9,7 +11,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-debarch=${1:?usage: cross-busybox.sh DEBIAN-ARCH}
+case ${1:-} in --help | -h) usage_from_header; exit 0 ;; "") die "cross-busybox.sh: which Debian architecture? (see --help)" ;; esac
+debarch=$1
 dir=$BUILD_DIR/cross/$debarch
 bb=$dir/root/bin/busybox
 if [ ! -x "$bb" ]; then

@@ -1,22 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages chopblock needs, when any is missing (the
-# cross compilers and QEMUs are for the build matrix and the arm64 guest;
-# the sh4 plugin headers for toolchain/sh_treg_combine_off.cc). apt-get
+# usage: harness/deps.sh [PACKAGE...]
+#
+# Install the Debian packages chopblock needs (or the PACKAGEs named), when
+# any is missing: the build and test tools below, and each architecture's
+# cross compiler, QEMU and guest packages from configs/arches.list (the
+# sh4 plugin headers are for toolchain/sh_treg_combine_off.cc). apt-get
 # runs only then, so that a prepared machine does not touch the network.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PACKAGES=${CHOPBLOCK_PACKAGES:-"linux-source-6.12 build-essential flex bison bc \
-libelf-dev libssl-dev ccache cpio xz-utils git python3 perl kmod rsync \
-qemu-system-x86 busybox-static jfsutils udftools unifdef openssl \
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm \
-gcc-arm-linux-gnueabihf gcc-sh4-linux-gnu libc6-dev-sh4-cross qemu-system-misc \
-gcc-12-plugin-dev-sh4-linux-gnu"}
+case ${1:-} in --help | -h) usage_from_header; exit 0 ;; esac
+if [ $# -gt 0 ]; then
+	PACKAGES="$*"
+else
+	PACKAGES="$SOURCE_PKG build-essential flex bison bc libelf-dev libssl-dev
+		ccache cpio xz-utils git python3 perl kmod rsync jfsutils udftools
+		unifdef openssl"
+	for a in $(arch_list); do
+		PACKAGES+=" $(arch_fact "$a" packages | tr ',' ' ')"
+	done
+fi
 
 missing=()
-for p in $PACKAGES; do
+for p in $(echo $PACKAGES | tr " " "\n" | sort -u); do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done

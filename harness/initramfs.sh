@@ -1,66 +1,85 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the guest's initramfs: busybox-static, the tools the guest tests
-# drive (from Debian's jfsutils and udftools, with the shared libraries they
-# link), guest/init as PID 1, and guest/tests/*: shell scripts as they are,
-# C files compiled static. Also builds the CD image the guest reads, and
-# records its checksum in the initramfs so the guest can verify it.
+# usage: harness/initramfs.sh [OPTIONS] KERNEL
 #
-# For ARCH=arm64 the guest gets Debian's arm64 busybox-static, the C tests
-# are cross-compiled, and only the tests that apply there go in: a test
-# whose header says "# chopblock-arch: x86_64" runs only on x86_64 (it
-# needs the pc machine's devices or host tools).
+# Pack the guest initramfs of a built kernel (a name of
+# configs/kernels.list or its directory) into KERNEL/guest: its
+# architecture's init (configs/arches.list), the guest tests its row names,
+# the test modules built against it, and the CD image the guest reads.
+#
+# busybox init (x86_64, arm64): busybox-static (Debian's package of the
+# guest's architecture), guest/init as PID 1 with the KTAP library
+# (harness/ktap.sh, /lib/ktap.sh) and guest/lib.sh, the tests (shell
+# scripts as they are, C compiled static; a test whose header says
+# "chopblock-arch: x86_64" goes only into x86_64 guests), and on x86_64
+# the tools they drive (jfsutils, udftools) with their libraries.
+# nolibc init (sh4, where Debian has no busybox and its static glibc does
+# not run): guest/minimal-init.c, built on the nolibc of the kernel's tree.
+#
+#   --out DIR    another guest directory (default KERNEL/guest)
+#   --init FILE  this script as /init instead of guest/init, and no tests
+#                (make bench's guest)
+#   --help       this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+h=$(dirname "$0")
 
-ARCH=${ARCH:-x86_64}
+kdir= OUT= init=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) OUT=${2:?--out needs a directory}; shift ;;
+	--init) init=${2:?--init needs a file}; shift ;;
+	--help | -h) usage_from_header; exit 0 ;;
+	-*) die "initramfs.sh: unknown option $1 (see --help)" ;;
+	*) [ -z "$kdir" ] || die "initramfs.sh: one kernel, not '$kdir' and '$1'"; kdir=$(kernel_dir "$1") ;;
+	esac
+	shift
+done
+[ -n "$kdir" ] || die "initramfs.sh: which kernel? (see --help)"
+ARCH=$(manifest "$kdir" arch)
+tree=$(manifest "$kdir" tree)
+commit=$(manifest "$kdir" commit)
+OUT=${OUT:-$kdir/guest}
 GUEST_DIR=$CHOPBLOCK_ROOT/guest
-OUT=${1:-$BUILD_DIR/guest}
 root=$OUT/root
-case $ARCH in
-x86_64)
-	cc=gcc
-	TOOLS="mkfs.jfs fsck.jfs pktsetup mkudffs udfinfo"
-	busybox=$(command -v busybox || true)
-	[ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
-		die "a static busybox is missing (install the busybox-static package)" ;;
-arm64)
-	cc=$(cross_prefix arm64)gcc
-	TOOLS=
-	busybox=$("$(dirname "$0")/cross-busybox.sh" arm64) ;;
-sh)
-	cc=$(cross_prefix sh)gcc ;;
-*) die "no guest for ARCH=$ARCH (x86_64, arm64 or sh)" ;;
-esac
-command -v $cc >/dev/null || die "$cc is missing (install gcc-${cc%-gcc} and its libc6-dev cross package)"
+cross=$(cross_prefix "$ARCH")
+cc=${cross}gcc
+command -v "$cc" >/dev/null || die "$cc is missing (install gcc-${cross%-} and its libc6-dev cross package)"
+rm -rf "$root"
+mkdir -p "$root"/{dev,proc,sys}
 
-# Debian has no sh4 busybox: the sh4 guest's /init is guest/minimal-init.c,
-# which runs its own few checks. Debian's static sh4 glibc does not work,
-# so it is built on the nolibc of the tree the sh4 kernel comes from
-# (CHOPBLOCK_TREE: the pristine one, the series removes SuperH), as it is,
-# with guest/nolibc-sh.h for SuperH. harness/sh4-gcc.sh gives the flags
-# the sh4 cross compiler needs to compile correctly.
-if [ "$ARCH" = sh ]; then
-	sh4_cflags=$("$(dirname "$0")/sh4-gcc.sh")
-	nolibc=$TREE_DIR/tools/include/nolibc
-	[ -f "$nolibc/nolibc.h" ] || die "$nolibc/nolibc.h is missing (CHOPBLOCK_TREE is not a kernel tree)"
-	rm -rf "$root"
-	mkdir -p "$root"/{dev,proc,sys}
+case $(arch_fact "$ARCH" init) in
+nolibc)
+	# The init's five checks run on the nolibc of the kernel's own tree,
+	# with guest/nolibc-sh.h for SuperH; harness/sh4-gcc.sh gives the
+	# flags the sh4 cross compiler needs to compile correctly.
+	sh4_cflags=$("$h/sh4-gcc.sh")
+	nolibc=$tree/tools/include/nolibc
+	[ -f "$nolibc/nolibc.h" ] || die "$nolibc/nolibc.h is missing ($tree is not a kernel tree)"
 	# shellcheck disable=SC2086 # a list of flags
 	$cc $sh4_cflags -static -nostdlib -ffreestanding -fno-stack-protector \
 		-fno-asynchronous-unwind-tables -O2 -Wall -Wextra -Werror -I "$nolibc" \
 		-o "$root/init" "$GUEST_DIR/minimal-init.c" -lgcc ||
-		die "guest/minimal-init.c does not compile for sh4"
-	(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
-		gzip -1 >"$OUT/initramfs.cpio.gz.tmp"
-	mv "$OUT/initramfs.cpio.gz.tmp" "$OUT/initramfs.cpio.gz"
-	info "initramfs: $OUT/initramfs.cpio.gz (sh4, minimal init)"
-	exit 0
+		die "guest/minimal-init.c does not compile for $ARCH"
+	pack_cpio "$root" "$OUT/initramfs.cpio.gz"
+	info "initramfs: $OUT/initramfs.cpio.gz ($ARCH, minimal init)"
+	exit 0 ;;
+busybox) ;;
+*) die "no guest for ARCH=$ARCH (configs/arches.list: init is busybox or nolibc)" ;;
+esac
+
+if [ "$ARCH" = x86_64 ]; then
+	TOOLS="mkfs.jfs fsck.jfs pktsetup mkudffs udfinfo"
+	busybox=$(command -v busybox || true)
+	[ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
+		die "a static busybox is missing (install the busybox-static package)"
+else
+	TOOLS=
+	busybox=$("$h/cross-busybox.sh" "$(arch_fact "$ARCH" debarch)")
 fi
 
-rm -rf "$root"
-mkdir -p "$root"/{bin,sbin,lib,lib64,etc/chopblock,proc,sys,dev,tmp,mnt,tests,usr/bin,usr/sbin}
+mkdir -p "$root"/{bin,sbin,lib,lib64,etc/chopblock,tmp,mnt,tests,usr/bin,usr/sbin}
 cp "$busybox" "$root/bin/busybox"
 # The applet list is fixed per busybox version, and a foreign busybox
 # cannot run here: take the names from the host's busybox-static when the
@@ -88,33 +107,37 @@ for tool in $TOOLS; do
 	copy_with_libs "$path"
 done
 
-cp "$GUEST_DIR/init" "$root/init"
+cp "$h/ktap.sh" "$root/lib/ktap.sh"
 cp "$GUEST_DIR/lib.sh" "$root/lib/chopblock.sh"
-for t in "$GUEST_DIR"/tests/*; do
-	name=$(basename "$t")
-	arches=$(sed -n 's/^[#/* ]*chopblock-arch: *//p' "$t" | head -n 1)
-	if [ -n "$arches" ] && ! [[ " $arches " == *" $ARCH "* ]]; then
-		continue
-	fi
-	case "$name" in
-	*.sh) install -m 755 "$t" "$root/tests/$name" ;;
-	*.c)
-		$cc -static -O2 -Wall -Wextra -Werror -o "$root/tests/${name%.c}" "$t" ||
-			die "guest test $name does not compile" ;;
-	*) ;;
-	esac
-done
-
-# Test modules for the guest only (modules.sh builds them against the
-# x86_64 kernel; never loaded on the host): the emulated rewritable drive,
-# and brd for make bench.
-mkdir -p "$root/lib/modules"
-if [ "$ARCH" = x86_64 ]; then
-	for ko in "${CHOPBLOCK_MODULES:-$BUILD_DIR/modules}"/*/*.ko \
-		"$KBUILD_DIR"/drivers/block/brd.ko; do
-		if [ -f "$ko" ]; then cp "$ko" "$root/lib/modules/"; fi
+if [ -n "$init" ]; then
+	install -m 755 "$init" "$root/init"
+else
+	cp "$GUEST_DIR/init" "$root/init"
+	: >"$root/etc/chopblock/timeouts"
+	for t in $(guest_tests "$ARCH" "$(manifest "$kdir" tests)"); do
+		name=$(basename "$t")
+		# The test's own timeout, for guest/init: its header's
+		# "chopblock-timeout: SECONDS", else guest/init's default.
+		secs=$(sed -n 's/^[#/* ]*chopblock-timeout: *\([0-9]*\).*/\1/p' "$t" | head -n 1)
+		[ -z "$secs" ] || echo "${name%.c} $secs" >>"$root/etc/chopblock/timeouts"
+		case "$name" in
+		*.sh) install -m 755 "$t" "$root/tests/$name" ;;
+		*.c)
+			$cc -static -O2 -Wall -Wextra -Werror -I "$GUEST_DIR" \
+				-o "$root/tests/${name%.c}" "$t" ||
+				die "guest test $t does not compile" ;;
+		*) die "guest test $t is neither a .sh nor a .c file" ;;
+		esac
 	done
 fi
+
+# Test modules for the guest only (modules.sh builds them against this
+# kernel; never loaded on the host): the emulated rewritable drive, and
+# brd for make bench.
+mkdir -p "$root/lib/modules"
+for ko in "$kdir"/modules/*/*.ko "$kdir"/kbuild/drivers/block/brd.ko; do
+	if [ -f "$ko" ]; then cp "$ko" "$root/lib/modules/"; fi
+done
 
 # A CD image of known content: 4 MiB, 2048-byte sectors, reproducible.
 cd_img=$OUT/cd.img
@@ -126,13 +149,11 @@ fi
 # What the kernel under test carries: the subjects of the applied patches.
 # Tests of a feature the series adds (a deprecation warning, say) skip,
 # saying so, on a kernel built without that patch, e.g. the pristine tree.
-git -C "$TREE_DIR" log --format=%s "$BASELINE_TAG..HEAD" >"$root/etc/chopblock/series" 2>/dev/null ||
+git -C "$tree" log --format=%s "$BASELINE_TAG..${commit%% *}" >"$root/etc/chopblock/series" 2>/dev/null ||
 	: >"$root/etc/chopblock/series"
 
 md5sum <"$cd_img" | cut -d' ' -f1 >"$root/etc/chopblock/cd.md5"
 stat -c %s "$cd_img" >"$root/etc/chopblock/cd.size"
 
-(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
-	gzip -1 >"$OUT/initramfs.cpio.gz.tmp"
-mv "$OUT/initramfs.cpio.gz.tmp" "$OUT/initramfs.cpio.gz"
+pack_cpio "$root" "$OUT/initramfs.cpio.gz"
 info "initramfs: $OUT/initramfs.cpio.gz ($(ls "$root/tests" | wc -l) guest tests)"

@@ -1,14 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the chopblock harness scripts. Sourced, never run.
 
-CHOPBLOCK_ROOT=${CHOPBLOCK_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-BUILD_DIR=${CHOPBLOCK_BUILD:-$CHOPBLOCK_ROOT/build}
-TREE_DIR=${CHOPBLOCK_TREE:-$BUILD_DIR/tree}
-TARBALL=${CHOPBLOCK_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-SOURCE_PKG=${CHOPBLOCK_SOURCE_PKG:-linux-source-6.12}
-PATCH_DIR=${CHOPBLOCK_PATCHES:-$CHOPBLOCK_ROOT/patches}
-KBUILD_DIR=${CHOPBLOCK_KBUILD:-$BUILD_DIR/kbuild}
-LOG_DIR=${CHOPBLOCK_LOGS:-$BUILD_DIR/logs}
+CHOPBLOCK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The work directory (git-ignored): the tree, the kernels, the logs.
+BUILD_DIR=$CHOPBLOCK_ROOT/build
+TREE_DIR=$BUILD_DIR/tree
+PRISTINE_DIR=$BUILD_DIR/pristine
+KERNELS_DIR=$BUILD_DIR/kernels
+LOG_DIR=$BUILD_DIR/logs
+PATCH_DIR=$CHOPBLOCK_ROOT/patches
+CONFIG_DIR=$CHOPBLOCK_ROOT/configs
+ARCHES_LIST=$CONFIG_DIR/arches.list
+KERNELS_LIST=$CONFIG_DIR/kernels.list
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+SOURCE_PKG=linux-source-6.12
 BASELINE_TAG=pristine
 SERIES_BRANCH=series
 
@@ -42,7 +47,7 @@ run_logged() {
 	mkdir -p "$(dirname "$log")"
 	"$@" >"$log" 2>&1 &
 	pid=$!
-	local interval=${CHOPBLOCK_PROGRESS_INTERVAL:-15}
+	local interval=15
 	local next=$interval
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 0.5
@@ -57,18 +62,188 @@ run_logged() {
 	return $rc
 }
 
-# The Debian cross-compiler prefix for a kernel ARCH (empty for the host's).
-cross_prefix() {
-	case $1 in
-	x86_64) echo "" ;;
-	arm64) echo aarch64-linux-gnu- ;;
-	arm) echo arm-linux-gnueabihf- ;;
-	sh) echo sh4-linux-gnu- ;;
-	*) die "unsupported ARCH=$1 (x86_64, arm64, arm or sh)" ;;
-	esac
-}
-
 tree_git() {
 	git -C "$TREE_DIR" -c user.name="${GIT_AUTHOR_NAME:-chopblock}" \
 		-c user.email="${GIT_AUTHOR_EMAIL:-chopblock@localhost}" "$@"
+}
+
+# usage_from_header: print the comment block after the SPDX line of the
+# calling script, its --help.
+usage_from_header() {
+	sed -n '3,/^[^#]/{/^#/!q; s/^# \{0,1\}//; p}' "$0"
+}
+
+# ---- configs/arches.list: one table of per-architecture facts ----
+
+ARCH_COLUMNS="arch debarch cross image qemu machine cpu mem console init kvm packages"
+
+# arch_fact ARCH FIELD: one fact ("-" means none; args is the rest of the
+# line). Fails with the table's file and line on a malformed row.
+arch_fact() {
+	local arch=$1 field=$2 col=0 i=0 c
+	for c in $ARCH_COLUMNS args; do
+		i=$((i + 1))
+		[ "$c" = "$field" ] && col=$i
+	done
+	[ "$col" -gt 0 ] || die "arch_fact: no column '$field' in $ARCHES_LIST"
+	local out
+	out=$(awk -v a="$arch" -v col="$col" -v n="$(echo $ARCH_COLUMNS | wc -w)" -v f="$ARCHES_LIST" '
+		{ sub(/#.*/, "") }
+		NF == 0 { next }
+		NF < n { printf "%s:%d: want %d columns, have %d\n", f, NR, n, NF; exit 2 }
+		$1 == a {
+			if (col <= n) { print $col; found = 1; exit }
+			s = ""
+			for (i = n + 1; i <= NF; i++)
+				s = s (s == "" ? "" : " ") $i
+			print s; found = 1; exit
+		}
+		END { if (!found) exit 3 }' "$ARCHES_LIST") || {
+		case $? in
+		2) die "$out" ;;
+		*) die "unsupported ARCH=$arch (configs/arches.list has $(arch_list | tr '\n' ' '| sed 's/ $//'))" ;;
+		esac
+	}
+	echo "$out"
+}
+
+arch_list() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ARCHES_LIST" | awk '{ print $1 }'
+}
+
+# The Debian cross-compiler prefix for a kernel ARCH (empty for the host's).
+cross_prefix() {
+	local c
+	c=$(arch_fact "$1" cross) || exit 1
+	[ "$c" = - ] || echo "$c"
+}
+
+# ---- configs/kernels.list: one row a kernel ----
+
+# kernel_row NAME [LIST]: validate the whole list, then set the row's
+# fields: K_NAME K_ARCH K_TREE K_GROUP K_BASE K_BOOT K_TESTS and
+# K_FRAGMENTS (absolute paths, globs expanded, space-separated).
+kernel_row() {
+	local want=$1 list=${2:-$KERNELS_LIST} found=0
+	kernel_list "$list" >/dev/null
+	while IFS=$'\t' read -r K_NAME K_ARCH K_TREE K_GROUP K_BASE K_BOOT K_TESTS K_FRAGMENTS; do
+		[ "$K_NAME" = "$want" ] && { found=1; break; }
+	done < <(_kernel_rows "$list")
+	[ "$found" -eq 1 ] ||
+		die "no kernel '$want' in $list (have: $(kernel_list "$list" | tr '\n' ' ' | sed 's/ $//'))"
+}
+
+# kernel_list [LIST [GROUP]]: the names of the rows (of one group), after
+# validating every row; a bad row stops with its file and line.
+kernel_list() {
+	local list=${1:-$KERNELS_LIST} group=${2:-}
+	_kernel_rows "$list" | awk -F'\t' -v g="$group" 'g == "" || $4 == g { print $1 }'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+}
+
+_kernel_rows() {
+	local list=$1 lineno=0 line f frag m seen=" " arches
+	[ -f "$list" ] || die "kernel list $list is missing"
+	arches=" $(arch_list | tr '\n' ' ')"
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		line=${line%%#*}
+		read -r -a f <<<"$line" || true
+		[ "${#f[@]}" -gt 0 ] || continue
+		local at="$list:$lineno"
+		[ "${#f[@]}" -ge 8 ] || die "$at: want: name arch tree group base boot tests fragment..."
+		[[ ${f[0]} =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]] || die "$at: bad kernel name '${f[0]}'"
+		[[ $seen != *" ${f[0]} "* ]] || die "$at: kernel ${f[0]} is listed twice"
+		seen+="${f[0]} "
+		[[ $arches == *" ${f[1]} "* ]] || die "$at: no architecture '${f[1]}' in configs/arches.list"
+		case ${f[2]} in pristine | patched | after:?*) ;; *) die "$at: tree must be pristine, patched or after:PATH, not '${f[2]}'" ;; esac
+		case ${f[3]} in main | check | matrix) ;; *) die "$at: group must be main, check or matrix, not '${f[3]}'" ;; esac
+		case ${f[5]} in yes | no) ;; *) die "$at: boot must be yes or no, not '${f[5]}'" ;; esac
+		if [ "${f[5]}" = yes ] && [ "$(arch_fact "${f[1]}" qemu)" = - ]; then
+			die "$at: ${f[1]} kernels are not booted (configs/arches.list has no QEMU for it)"
+		fi
+		local frags=""
+		for frag in "${f[@]:7}"; do
+			local matched=0
+			case $frag in /*) m=$frag ;; *) m=$CONFIG_DIR/$frag ;; esac
+			for m in $m; do
+				[ -f "$m" ] || continue
+				frags+="$m "
+				matched=1
+			done
+			[ "$matched" -eq 1 ] || die "$at: no fragment configs/$frag"
+		done
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${f[@]:0:7}" "${frags% }"
+	done <"$list"
+}
+
+# guest_tests ARCH GLOBS: the guest tests of a kernel (GLOBS is the tests
+# column: globs under guest/, or absolute), in order, as absolute paths; a
+# test whose header says "chopblock-arch: A B" runs only on those
+# architectures.
+guest_tests() {
+	local arch=$1 globs=$2 g t arches list
+	[ "$globs" != - ] || return 0
+	# Split on commas only: each glob is expanded under guest/, not here.
+	IFS=, read -r -a list <<<"$globs"
+	for g in "${list[@]}"; do
+		case $g in /*) ;; *) g=$CHOPBLOCK_ROOT/guest/$g ;; esac
+		for t in $g; do
+			[ -f "$t" ] || continue
+			arches=$(sed -n 's/^[#/* ]*chopblock-arch: *//p' "$t" | head -n 1)
+			[ -z "$arches" ] || [[ " $arches " == *" $arch "* ]] || continue
+			echo "$t"
+		done
+	done
+}
+
+# ---- build/kernels/NAME/manifest: what build.sh built ----
+
+# manifest KDIR KEY: one value of a kernel's manifest (key=value lines).
+manifest() {
+	local m=$1/manifest
+	[ -f "$m" ] || die "no kernel built in $1 (no manifest; run harness/build.sh)"
+	sed -n "s/^$2=//p" "$m" | head -n 1
+}
+
+# kernel_dir NAME_OR_DIR: a kernel's directory from its name or path.
+kernel_dir() {
+	case $1 in
+	*/*) echo "$1" ;;
+	*) echo "$KERNELS_DIR/$1" ;;
+	esac
+}
+
+# pack_cpio ROOT OUT: the initramfs of directory ROOT, written atomically.
+pack_cpio() {
+	(cd "$1" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
+		gzip -1 >"$2.tmp" && mv "$2.tmp" "$2"
+}
+
+# series_patches [SERIES]: the patches of a quilt series file, one path a
+# line (relative to the file's folder), validated: a malformed line,
+# a missing or non-format-patch file, a path outside patches/ or a
+# duplicate stops with the file and line.
+series_patches() {
+	local series=${1:-$PATCH_DIR/series} line lineno=0 words p seen=" "
+	[ -f "$series" ] || die "series file $series is missing"
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		line=${line%%#*}
+		read -r -a words <<<"$line" || true
+		[ "${#words[@]}" -eq 0 ] && continue
+		if [ "${#words[@]}" -gt 2 ] || { [ "${#words[@]}" -eq 2 ] && [ "${words[1]}" != -p1 ]; }; then
+			die "$series:$lineno: malformed line '$line' (expected: PATCH [-p1])"
+		fi
+		case "${words[0]}" in
+		/* | *..*) die "$series:$lineno: patch path '${words[0]}' must be relative and inside patches/" ;;
+		esac
+		p=$(dirname "$series")/${words[0]}
+		[ -f "$p" ] || die "$series:$lineno: patch ${words[0]} does not exist"
+		grep -q '^From [0-9a-f]\{40\} ' "$p" ||
+			die "$series:$lineno: ${words[0]} is not a git format-patch file"
+		[[ $seen != *" ${words[0]} "* ]] || die "$series:$lineno: patch ${words[0]} is listed twice"
+		seen+="${words[0]} "
+		echo "${words[0]}"
+	done <"$series"
 }

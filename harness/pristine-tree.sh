@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: harness/pristine-tree.sh
+#
 # A read-only checkout of the pristine baseline beside the patched tree
 # (build/pristine), for tests and benchmarks that compare the two. It is a
 # git worktree of the same repository, so it costs a checkout, not an
 # extraction, and it is refreshed only when the baseline changed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+case ${1:-} in --help | -h) usage_from_header; exit 0 ;; "") ;; *) die "pristine-tree.sh takes no arguments" ;; esac
 
-dir=${CHOPBLOCK_PRISTINE:-$BUILD_DIR/pristine}
+dir=$PRISTINE_DIR
 want=$(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}") ||
 	die "no pristine baseline in $TREE_DIR (run harness/tree.sh)"
 if [ -d "$dir" ] && [ "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" = "$want" ] &&

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: harness/sh4-before.sh
+#
 # The "before" picture: the pristine tree built for QEMU's sh4 r2d board
-# (the matrix configuration sh4-r2d) and booted in qemu-system-sh4; then
+# (the kernel sh4-r2d of configs/kernels.list) and booted in qemu-system-sh4; then
 # what that kernel really compiled, held against the series and against
 # the analyzer:
 #
@@ -21,19 +23,19 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-MATRIX_DIR=${CHOPBLOCK_MATRIX_DIR:-$BUILD_DIR/matrix}
-PRISTINE_DIR=${CHOPBLOCK_PRISTINE:-$BUILD_DIR/pristine}
-ANALYZER=${CHOPBLOCK_ANALYZER:-$CHOPBLOCK_ROOT/analyzer/chopblock}
-OTHERS=${CHOPBLOCK_MATRIX_OTHERS:-"x86_64 arm64 arm"}
-sh4=$MATRIX_DIR/sh4-r2d-pristine
+case ${1:-} in --help | -h) usage_from_header; exit 0 ;; "") ;; *) die "sh4-before.sh takes no arguments" ;; esac
+MATRIX_DIR=$BUILD_DIR/matrix
+ANALYZER=$CHOPBLOCK_ROOT/analyzer/chopblock
+# The other pristine kernels of the matrix.
+OTHERS="x86_64-pristine arm64-pristine arm-pristine"
+sh4=$KERNELS_DIR/sh4-r2d
 out=$MATRIX_DIR/sh4-before
 report=$MATRIX_DIR/sh4-before.txt
 
 [ -x "$ANALYZER" ] || die "the analyzer is not built (make analyzer)"
 for n in sh4-r2d $OTHERS; do
-	read -r res _ <"$MATRIX_DIR/$n-pristine.result" 2>/dev/null ||
-		die "no pristine $n build in $MATRIX_DIR (run harness/matrix.sh $n:pristine)"
-	[ "$res" = ok ] || die "the pristine $n build failed (see $MATRIX_DIR/report.txt)"
+	[ -f "$KERNELS_DIR/$n/manifest" ] || die "no $n kernel in $KERNELS_DIR (run harness/matrix.sh $n)"
+	[ "$(manifest "$KERNELS_DIR/$n" result)" = ok ] || die "the $n build failed (see $MATRIX_DIR/report.txt)"
 done
 mkdir -p "$out"
 
@@ -41,9 +43,9 @@ mkdir -p "$out"
 # matrix kernel).
 info "sh4: booting the pristine r2d kernel"
 rc=0
-"$h/matrix-boot.sh" sh4-r2d pristine >/dev/null || rc=$?
-boot_result=$(tail -n 1 "$sh4.logs/ktap-result.txt" 2>/dev/null || true)
-[ "$rc" -eq 0 ] || boot_result="FAILED: ${boot_result:-no KTAP} (console: $sh4.logs/console.log)"
+"$h/kernel.sh" sh4-r2d >/dev/null || rc=$?
+boot_result=$(tail -n 1 "$sh4/logs/ktap-result.txt" 2>/dev/null || true)
+[ "$rc" -eq 0 ] || boot_result="FAILED: ${boot_result:-no KTAP} (console: $sh4/logs/console.log)"
 
 # 2. What each kernel compiled: the source of every object kbuild built
 # (the source_ line fixdep writes into each .o.cmd), relative to the tree.
@@ -52,16 +54,16 @@ compiled() {
 		xargs -0 sed -n 's#^source_[^ ]* := .*/pristine/##p' |
 		LC_ALL=C sort -u
 }
-compiled "$sh4" >"$out/sh4.compiled"
+compiled "$sh4/kbuild" >"$out/sh4.compiled"
 : >"$out/others.compiled"
 : >"$out/others-real.compiled"
 for n in $OTHERS; do
-	compiled "$MATRIX_DIR/$n-pristine" >>"$out/others.compiled"
+	compiled "$KERNELS_DIR/$n/kbuild" >>"$out/others.compiled"
 	# COMPILE_TEST builds compile what no real machine runs (shdma-base.c
 	# on x86_64): only the other configurations can prove a deleted file
 	# was still in use.
-	grep -q '^CONFIG_COMPILE_TEST=y' "$MATRIX_DIR/$n-pristine/.config" ||
-		compiled "$MATRIX_DIR/$n-pristine" >>"$out/others-real.compiled"
+	grep -q '^CONFIG_COMPILE_TEST=y' "$KERNELS_DIR/$n/kbuild/.config" ||
+		compiled "$KERNELS_DIR/$n/kbuild" >>"$out/others-real.compiled"
 done
 LC_ALL=C sort -u -o "$out/others.compiled" "$out/others.compiled"
 LC_ALL=C sort -u -o "$out/others-real.compiled" "$out/others-real.compiled"
@@ -145,7 +147,7 @@ guards() {
 # another architecture enable this symbol at all".
 allyes_arches=
 for n in $OTHERS; do
-	read -r a <<<"$(awk -v n="$n" '$1 == n { print $2 }' "$CHOPBLOCK_ROOT/configs/matrix/matrix.list")"
+	a=$(manifest "$KERNELS_DIR/$n" arch)
 	c=$(cross_prefix "$a")
 	if [ ! -f "$out/allyes-$a/.config" ]; then
 		make -s -C "$PRISTINE_DIR" O="$out/allyes-$a" ARCH="$a" CROSS_COMPILE="$c" \
@@ -209,7 +211,7 @@ done <"$out/sh4-only"
 {
 	echo "chopblock sh4 \"before\" picture ($(date -u +%Y-%m-%dT%H:%MZ))"
 	echo "  kernel                 pristine $(git -C "$PRISTINE_DIR" rev-parse --short HEAD), rts7751r2dplus_defconfig + configs/matrix/sh4-r2d.config"
-	echo "  build                  $(cat "$MATRIX_DIR/sh4-r2d-pristine.result")"
+	echo "  build                  $(manifest "$sh4" result) in $(manifest "$sh4" seconds)s"
 	echo "  boot (qemu-system-sh4) $boot_result"
 	echo "  objects compiled       $(grep -c . "$out/sh4.compiled") source files"
 	echo "  of them deleted by the series $(grep -c . "$out/sh4-deleted") ($(grep -c '^arch/sh/' "$out/sh4-deleted") in arch/sh, $(grep -vc '^arch/sh/' "$out/sh4-deleted") elsewhere)"
@@ -227,6 +229,6 @@ done <"$out/sh4-only"
 	cat "$out/disagreements"
 } >"$report"
 cat "$report"
-[ "$rc" -eq 0 ] || die "the sh4 guest failed (console: $sh4.logs/console.log)"
+[ "$rc" -eq 0 ] || die "the sh4 guest failed (console: $sh4/logs/console.log)"
 [ "$unexplained" -eq 0 ] && [ "$kept" -eq 0 ] && [ ! -s "$out/others-deleted" ] ||
 	die "the sh4 ground truth disagrees with the analyzer or the series (see $report)"

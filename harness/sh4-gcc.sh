@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: harness/sh4-gcc.sh [--cc CC] [--out DIR]
+#
 # The extra C flags every sh4 compile needs with this machine's sh4
 # cross compiler, printed on one line (empty when it needs none).
 #
@@ -14,13 +16,25 @@
 # The plugin's file name carries a hash of its source and of the
 # compiler, so that ccache, which hashes the -fplugin= path and not the
 # file, never replays objects built with an older plugin.
+#
+#   --cc CC    the compiler (default: configs/arches.list's sh cross gcc)
+#   --out DIR  where the plugin is built (default build/toolchain)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cc=${CHOPBLOCK_SH4_CC:-$(cross_prefix sh)gcc}
+cc= out=$BUILD_DIR/toolchain
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cc) cc=${2:?--cc needs a compiler}; shift ;;
+	--out) out=${2:?--out needs a directory}; shift ;;
+	--help | -h) usage_from_header; exit 0 ;;
+	*) die "sh4-gcc.sh: unknown argument $1 (see --help)" ;;
+	esac
+	shift
+done
+cc=${cc:-$(cross_prefix sh)gcc}
 src=$CHOPBLOCK_ROOT/toolchain/sh_treg_combine_off.cc
 probe=$CHOPBLOCK_ROOT/toolchain/sh4-treg-probe.c
-out=$BUILD_DIR/toolchain
 
 command -v "$cc" >/dev/null || die "$cc is missing (install gcc-sh4-linux-gnu)"
 
@@ -38,7 +52,7 @@ version=$("$cc" -dumpversion)
 plugin_dir=$("$cc" -print-file-name=plugin)
 [ -f "$plugin_dir/include/plugin-version.h" ] ||
 	die "$cc miscompiles sh4 code and its plugin headers are missing (install gcc-${version%%.*}-plugin-dev-sh4-linux-gnu)"
-cxx=${CHOPBLOCK_HOST_CXX:-g++}
+cxx=g++
 command -v "$cxx" >/dev/null || die "$cxx is missing (install g++)"
 
 hash=$( (cat "$src"; "$cc" --version) | sha1sum | cut -c1-12)

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Make $TREE_DIR a git repository holding Debian's linux-source-6.12 as one
+# usage: harness/tree.sh [--tarball FILE] [--tree DIR] [--min-free MB]
+#
+# Make build/tree (or DIR) a git repository holding Debian's linux-source-6.12 as one
 # pristine baseline commit (tag "pristine"). The tarball is extracted only
 # when it changed since the last run: its checksum is kept in the tree's
 # .git directory. Extraction happens beside the final directory and is moved
@@ -10,7 +12,21 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-MIN_FREE_MB=${CHOPBLOCK_MIN_FREE_MB:-8000}
+MIN_FREE_MB=8000
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tarball)
+		TARBALL=${2:?--tarball needs a file}
+		# Debian's linux-source-X.Y ships linux-source-X.Y.tar.xz.
+		SOURCE_PKG=$(basename "$TARBALL" .tar.xz)
+		shift ;;
+	--tree) TREE_DIR=${2:?--tree needs a directory}; shift ;;
+	--min-free) MIN_FREE_MB=${2:?--min-free needs megabytes}; shift ;;
+	--help | -h) usage_from_header; exit 0 ;;
+	*) die "tree.sh: unknown argument $1 (see --help)" ;;
+	esac
+	shift
+done
 
 [ -e "$TARBALL" ] || die "kernel tarball $TARBALL is missing (install the $SOURCE_PKG package)"
 [ -r "$TARBALL" ] || die "kernel tarball $TARBALL is not readable"
@@ -30,11 +46,14 @@ free_mb=$(df -Pm "$(dirname "$TREE_DIR")" | awk 'NR == 2 { print $4 }')
 
 tmp=$TREE_DIR.new
 rm -rf "$tmp"
-mkdir -p "$tmp" "$LOG_DIR"
+mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
 info "tree: extracting $TARBALL"
-log=$LOG_DIR/extract.log
+# The logs go beside the tree, so that a test's scratch tree keeps them.
+logs=$(dirname "$TREE_DIR")/logs
+mkdir -p "$logs"
+log=$logs/extract.log
 if ! run_logged "$log" extract tar -xJf "$TARBALL" -C "$tmp" --strip-components=1; then
 	tail_log "$log" 5
 	die "$TARBALL is corrupt or truncated: tar could not extract it"
@@ -55,7 +74,7 @@ version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo unknow
 	TREE_DIR=$tmp tree_git commit -q --no-verify \
 		-m "$SOURCE_PKG $version: pristine tree from $(basename "$TARBALL")"
 	git tag "$BASELINE_TAG"
-) >"$LOG_DIR/baseline.log" 2>&1 || { tail_log "$LOG_DIR/baseline.log"; die "could not record the baseline commit"; }
+) >"$logs/baseline.log" 2>&1 || { tail_log "$logs/baseline.log"; die "could not record the baseline commit"; }
 echo "$version" >"$tmp/.git/chopblock-debian-version"
 echo "$sum" >"$tmp/.git/chopblock-tarball.sha256"
 

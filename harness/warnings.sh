@@ -1,14 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# usage: harness/warnings.sh BUILD_LOG
+#
 # The compiler, linker and modpost warnings of a kernel build log, one a
 # line, sorted and unique, in a form that compares across trees: without
 # line and column numbers (the series moves lines) and without the tree's
 # location, "drivers/tty/serial/sh-sci.c: warning: text [-Wflag]".
-#
-#   harness/warnings.sh BUILD_LOG
 set -euo pipefail
-log=${1:?usage: warnings.sh BUILD_LOG}
+case ${1:-} in
+--help | -h) sed -n '3,/^[^#]/{/^#/!q; s/^# \{0,1\}//; p}' "$0"; exit 0 ;;
+"") echo "chopblock: error: warnings.sh: which build log? (see --help)" >&2; exit 1 ;;
+esac
+log=$1
 [ -r "$log" ] || { echo "chopblock: error: cannot read build log $log" >&2; exit 1; }
 { grep -E '(: warning: |^WARNING: )' "$log" || true; } |
 	sed -E -e 's#^([^ :]*/)?(tree|pristine)/##' -e 's#^(\.\./)+##' \

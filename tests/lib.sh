@@ -1,18 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for host tests. Sourced.
+# Helpers for host tests. Sourced. The checks (fail, ok, skip) are the KTAP
+# library's, shared with the guest tests.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/harness/lib.sh"
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-ok() {
-	checks=$((checks + 1))
-	echo "ok: $*"
-}
+. "$root/harness/ktap.sh"
 
 # expect_error REGEX CMD...: CMD must exit non-zero, and its last line of
 # standard error must be one "chopblock: error:" line matching REGEX.
@@ -41,10 +32,12 @@ make_guest() {
 	ln -s busybox "$r/bin/sh"
 	cat >"$r/init"
 	chmod +x "$r/init"
-	(cd "$r" && find . | cpio --quiet -o -H newc -R 0:0) | gzip -1 >"$dir/initramfs.cpio.gz"
+	pack_cpio "$r" "$dir/initramfs.cpio.gz"
 	truncate -s 1M "$dir/cd.img"
 }
 
+# need_kernel [NAME]: the kernel (default main) must have been built.
 need_kernel() {
-	[ -f "$KBUILD_DIR/arch/x86/boot/bzImage" ] || fail "no kernel built in $KBUILD_DIR"
+	local k=$KERNELS_DIR/${1:-main}
+	[ -f "$k/manifest" ] && [ "$(manifest "$k" result)" = ok ] || fail "no ${1:-main} kernel built in $k"
 }

@@ -1,80 +1,81 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: every chopblock test, as one KTAP run.
+# usage: tests/run.sh
+#
+# make check: every chopblock test, as one KTAP run (harness/ktap.sh).
 #   1. tests/host/*:  host-side tests that need no kernel build (harness
 #      error paths, KTAP parser, analyzer unit tests);
 #   2. the main job (harness/run.sh): apply, build, boot; each guest test
-#      counts as one test;
-#   3. tests/tree/*:  tests on the patched tree and the built kernel
-#      (remnants, checkpatch, hung and crashed guests, analyzer on 6.12).
+#      of the main kernel counts as one test ("guest:NAME"), and one that
+#      never reported is "not ok ... # not run";
+#   3. tests/tree/*:  tests on the patched tree and the built kernels
+#      (remnants, checkpatch, hung and crashed guests, analyzer on 6.12,
+#      the other kernels of configs/kernels.list).
 # A test exits 0 to pass, 4 to skip, anything else to fail. Full output of
 # each goes to build/logs/tests/; a failure prints its tail. The last line
 # is "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/harness/lib.sh"
+. "$root/harness/ktap.sh"
+case ${1:-} in --help | -h) usage_from_header; exit 0 ;; "") ;; *) die "tests/run.sh takes no arguments" ;; esac
 logs=$LOG_DIR/tests
 mkdir -p "$logs"
 
-pass=0 failed=0 skipped=0 n=0
-host_tests=("$root"/tests/host/*.sh)
-tree_tests=("$root"/tests/tree/*.sh)
-
-result() {
-	local rc=$1 name=$2 log=$3
-
-	n=$((n + 1))
-	case $rc in
-	0) pass=$((pass + 1)); echo "ok $n $name" ;;
-	4) skipped=$((skipped + 1)); echo "ok $n $name # SKIP $(tail -n 1 "$log")" ;;
-	*) failed=$((failed + 1))
-	   tail -n 15 "$log" | sed -u 's/^/# /'
-	   echo "not ok $n $name" ;;
-	esac
-}
+host_tests=() tree_tests=() guest_names=()
+for t in "$root"/tests/host/*.sh; do [ -x "$t" ] && host_tests+=("$t"); done
+for t in "$root"/tests/tree/*.sh; do [ -x "$t" ] && tree_tests+=("$t"); done
+kernel_row main
+main_console=$KERNELS_DIR/main/logs/console.log
+for t in $(guest_tests "$K_ARCH" "$K_TESTS"); do
+	t=${t##*/}
+	guest_names+=("${t%.*}")
+done
 
 run_test() {
-	local t=$1 name log rc=0
+	local t=$1 name log rc=0 start=$SECONDS
 
 	name=$(basename "${t%.sh}")
 	log=$logs/$name.log
-	local start=$SECONDS
 	"$t" >"$log" 2>&1 </dev/null || rc=$?
-	echo "# $name: $((SECONDS - start))s"
-	result "$rc" "$name" "$log"
+	ktap_diag "$name: $((SECONDS - start))s"
+	case $rc in
+	0) ktap_pass "$name" ;;
+	4) ktap_skip "$name" "$(tail -n 1 "$log")" ;;
+	*) ktap_diag_file "$log" 15
+	   ktap_fail "$name" "exit status $rc" ;;
+	esac
 }
 
-echo "KTAP version 1"
-echo "# host tests"
-for t in "${host_tests[@]}"; do [ -x "$t" ] && run_test "$t"; done
+ktap_header
+ktap_plan $((${#host_tests[@]} + ${#guest_names[@]} + 1 + ${#tree_tests[@]}))
+ktap_diag "host tests"
+for t in "${host_tests[@]}"; do run_test "$t"; done
 
-echo "# main job: harness/run.sh (log: $logs/run.log)"
-rc=0
-CHOPBLOCK_PROGRESS_INTERVAL=30 "$root/harness/run.sh" 2>&1 | tee "$logs/run.log" | sed -u 's/^/# /'
+ktap_diag "main job: harness/run.sh (log: $logs/run.log)"
+rm -f "$main_console"
+"$root/harness/run.sh" 2>&1 | tee "$logs/run.log" | sed -u 's/^/# /'
 rc=${PIPESTATUS[0]}
-# Each guest test is a test of its own here.
-if [ -f "$LOG_DIR/ktap-result.txt" ] && [ -f "$LOG_DIR/console.log" ]; then
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "*" # SKIP"*) n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n guest:${line#ok * }" ;;
-		"ok "*) n=$((n + 1)); pass=$((pass + 1)); echo "ok $n guest:$(echo "$line" | cut -d' ' -f3-)" ;;
-		"not ok "*) n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n guest:$(echo "$line" | cut -d' ' -f4-)" ;;
-		esac
-	done < <(tr -d '\r' <"$LOG_DIR/console.log" | grep -E '^(not )?ok [0-9]+ ')
-	grep -q '^ERROR: ' "$LOG_DIR/ktap-result.txt" &&
-		{ n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n guest-run # $(grep '^ERROR: ' "$LOG_DIR/ktap-result.txt")"; }
-fi
-[ "$rc" -eq 0 ] || { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n main-job # harness/run.sh exit status $rc"; }
-[ "$rc" -ne 0 ] || { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n main-job"; }
-
-echo "# tree tests"
-for t in "${tree_tests[@]}"; do [ -x "$t" ] && run_test "$t"; done
-
-echo "1..$n"
-if [ "$skipped" -gt 0 ]; then
-	echo "$pass passed, $failed failed, $skipped skipped"
+# Each guest test is a test of its own here, found by name in the guest's
+# KTAP output.
+for g in "${guest_names[@]}"; do
+	line=$(tr -d '\r' <"$main_console" 2>/dev/null | grep -E "^(not )?ok [0-9]+ $g( # .*)?$" | head -n 1)
+	case $line in
+	"") ktap_fail "guest:$g" "not run" ;;
+	"not ok "*" # "*) ktap_fail "guest:$g" "${line#* # }" ;;
+	"not ok "*) ktap_fail "guest:$g" ;;
+	"ok "*" # SKIP"*) ktap_skip "guest:$g" "${line#* # SKIP }" ;;
+	*) ktap_pass "guest:$g" ;;
+	esac
+done
+if [ "$rc" -eq 0 ]; then
+	ktap_pass main-job
 else
-	echo "$pass passed, $failed failed"
+	err=$(grep -h '^ERROR: ' "$KERNELS_DIR/main/logs/ktap-result.txt" 2>/dev/null | head -n 1)
+	ktap_fail main-job "harness/run.sh exit status $rc${err:+: $err}"
 fi
-[ "$failed" -eq 0 ]
+
+ktap_diag "tree tests"
+for t in "${tree_tests[@]}"; do run_test "$t"; done
+ktap_totals

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# kmemleak guest (harness/kmemleak.sh), before the pktcdvd tests: forget
+# kmemleak guest (the kernel "kmemleak" of configs/kernels.list), before the pktcdvd tests: forget
 # what boot left unreferenced, so that the scan afterwards reports only
 # what the tests leaked.
 . /lib/chopblock.sh

@@ -7,27 +7,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/watchdog.h>
 
+#include "../ktap.h"
+
 #define STATE "/sys/class/watchdog/watchdog0/state"
 
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("FAIL: ");
-	vprintf(fmt, ap);
-	printf(" (errno: %s)\n", strerror(errno));
-	va_end(ap);
-	exit(1);
-}
+/* A failed check, with the errno the system call before it left. */
+#define fail_errno(fmt, ...) \
+	fail(fmt " (errno: %s)", ##__VA_ARGS__, strerror(errno))
 
 static const char *state(void)
 {
@@ -35,7 +27,7 @@ static const char *state(void)
 	FILE *f = fopen(STATE, "r");
 
 	if (!f)
-		fail("cannot read %s", STATE);
+		fail_errno("cannot read %s", STATE);
 	if (!fgets(buf, sizeof(buf), f))
 		buf[0] = 0;
 	fclose(f);
@@ -48,7 +40,7 @@ static int open_watchdog(void)
 	int fd = open("/dev/watchdog", O_WRONLY);
 
 	if (fd < 0)
-		fail("open /dev/watchdog");
+		fail_errno("open /dev/watchdog");
 	return fd;
 }
 
@@ -59,8 +51,9 @@ int main(void)
 
 	fd = open_watchdog();
 	if (ioctl(fd, WDIOC_GETSUPPORT, &info))
-		fail("WDIOC_GETSUPPORT");
-	printf("identity '%s', options 0x%x\n", info.identity, info.options);
+		fail_errno("WDIOC_GETSUPPORT");
+	ktap_printf("identity '%s', options 0x%x\n", info.identity,
+		    info.options);
 	if (!strstr((char *)info.identity, "Software Watchdog"))
 		fail("unexpected identity '%s'", info.identity);
 	if ((info.options & (WDIOF_MAGICCLOSE | WDIOF_KEEPALIVEPING |
@@ -73,30 +66,31 @@ int main(void)
 
 	timeout = 42;
 	if (ioctl(fd, WDIOC_SETTIMEOUT, &timeout))
-		fail("WDIOC_SETTIMEOUT");
+		fail_errno("WDIOC_SETTIMEOUT");
 	timeout = 0;
 	if (ioctl(fd, WDIOC_GETTIMEOUT, &timeout) || timeout != 42)
-		fail("WDIOC_GETTIMEOUT returned %d, expected 42", timeout);
+		fail_errno("WDIOC_GETTIMEOUT returned %d, expected 42",
+			   timeout);
 	for (i = 0; i < 3; i++) {
 		if (ioctl(fd, WDIOC_KEEPALIVE, 0))
-			fail("WDIOC_KEEPALIVE");
+			fail_errno("WDIOC_KEEPALIVE");
 		if (write(fd, "k", 1) != 1)
-			fail("keepalive write");
+			fail_errno("keepalive write");
 	}
-	printf("timeout 42 s set and read back, 6 keepalives taken\n");
+	ok("timeout 42 s set and read back, 6 keepalives taken");
 
 	/* Without the magic character the watchdog must keep running. */
 	close(fd);
 	if (strcmp(state(), "active"))
 		fail("watchdog is '%s' after a close without 'V'", state());
-	printf("close without magic: still %s\n", state());
+	ok("close without magic: still %s", state());
 
 	fd = open_watchdog();
 	if (write(fd, "V", 1) != 1)
-		fail("magic write");
+		fail_errno("magic write");
 	close(fd);
 	if (strcmp(state(), "inactive"))
 		fail("watchdog is '%s' after magic close", state());
-	printf("magic close: %s\n", state());
+	ok("magic close: %s", state());
 	return 0;
 }

@@ -54,7 +54,7 @@ n0=$(warnings)
 echo "deprecation warnings in the log before the test: $n0"
 
 if mkfs.jfs -q "$DEV" >/tmp/jfs-mkfs.log 2>&1; then
-	pass "mkfs.jfs $DEV"
+	ok "mkfs.jfs $DEV"
 else
 	cat /tmp/jfs-mkfs.log
 	fail "mkfs.jfs $DEV"
@@ -69,10 +69,10 @@ if ! mount -t jfs "$DEV" "$MNT"; then
 	dmesg | tail -n 20
 	exit 1
 fi
-pass "first mount"
+ok "first mount"
 n1=$(warnings)
 if [ "$n1" -eq 1 ]; then
-	pass "after the first mount the deprecation warning is in the log once"
+	ok "after the first mount the deprecation warning is in the log once"
 else
 	fail "after the first mount the deprecation warning is in the log $n1 time(s), expected exactly 1"
 fi
@@ -93,7 +93,7 @@ echo "checksums after writing:"
 echo "$sum1"
 
 if umount "$MNT"; then
-	pass "umount after writing"
+	ok "umount after writing"
 else
 	fail "umount after writing"
 	exit 1
@@ -103,7 +103,7 @@ fi
 fsck.jfs -n -f "$DEV" >/tmp/jfs-fsck.log 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "Filesystem is clean" /tmp/jfs-fsck.log; then
-	pass "fsck.jfs -n -f: clean"
+	ok "fsck.jfs -n -f: clean"
 else
 	cat /tmp/jfs-fsck.log
 	fail "fsck.jfs -n -f: exit $rc, not clean"
@@ -115,10 +115,10 @@ if ! mount -t jfs "$DEV" "$MNT"; then
 	dmesg | tail -n 20
 	exit 1
 fi
-pass "second mount"
+ok "second mount"
 sum2=$(cd "$MNT" && $SUM random.bin dir/text)
 if [ -n "$sum1" ] && [ "$sum1" = "$sum2" ]; then
-	pass "checksums equal after remount ($SUM)"
+	ok "checksums equal after remount ($SUM)"
 else
 	echo "checksums after remount:"
 	echo "$sum2"
@@ -126,7 +126,7 @@ else
 fi
 n2=$(warnings)
 if [ "$n2" -eq 1 ]; then
-	pass "two mounts, the deprecation warning is in the log exactly once"
+	ok "two mounts, the deprecation warning is in the log exactly once"
 else
 	fail "after two mounts the deprecation warning is in the log $n2 time(s), expected exactly 1"
 fi

@@ -52,7 +52,7 @@ echo "deprecation warnings in the log before the test: $n0"
 # Bind.
 l0=$(dmesg | wc -l)
 if pktsetup "$NAME" "$CD"; then
-	pass "pktsetup $NAME $CD"
+	ok "pktsetup $NAME $CD"
 else
 	log_since "$l0"
 	fail "pktsetup $NAME $CD"
@@ -60,7 +60,7 @@ else
 fi
 n1=$(warnings)
 if [ "$n1" -eq 1 ]; then
-	pass "after binding the deprecation warning is in the log once"
+	ok "after binding the deprecation warning is in the log once"
 else
 	log_since "$l0"
 	fail "after binding the deprecation warning is in the log $n1 time(s), expected exactly 1"
@@ -69,7 +69,7 @@ fi
 # devtmpfs creates the node when the disk is added; allow it a moment.
 wait_for "$PKT" 5
 if [ -b "$PKT" ]; then
-	pass "$PKT exists"
+	ok "$PKT exists"
 else
 	ls -l /dev/pktcdvd 2>&1
 	fail "$PKT does not exist"
@@ -77,7 +77,7 @@ fi
 
 # Unbind: the node goes away.
 if pktsetup -d "$NAME"; then
-	pass "pktsetup -d $NAME"
+	ok "pktsetup -d $NAME"
 else
 	fail "pktsetup -d $NAME"
 fi
@@ -89,14 +89,14 @@ done
 if [ -e "$PKT" ] || [ -e "/sys/class/pktcdvd/$NAME" ]; then
 	fail "$NAME still present after pktsetup -d"
 else
-	pass "$PKT removed"
+	ok "$PKT removed"
 fi
 
 # Bind and unbind once more: the warning is printed once per boot only.
 if pktsetup "$NAME" "$CD"; then
 	n2=$(warnings)
 	if [ "$n2" -eq 1 ]; then
-		pass "second binding: the deprecation warning is still in the log exactly once"
+		ok "second binding: the deprecation warning is still in the log exactly once"
 	else
 		fail "second binding: the deprecation warning is in the log $n2 time(s), expected exactly 1"
 	fi

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# chopblock-timeout: 240
 # chopblock-arch: x86_64 (the module is built for the x86_64 kernel; udftools)
 #
 # pktcdvd end to end on the emulated rewritable drive (modules/mmc_rw_emu),
@@ -71,7 +72,7 @@ check_files() {
 		got=$(md5sum <"$1/$f" 2>/dev/null | cut -d' ' -f1)
 		want=$(cat /tmp/udf-$f.md5)
 		if [ "$got" = "$want" ]; then
-			pass "$2: $f ($(wc -c <"$1/$f") bytes) checksum equal"
+			ok "$2: $f ($(wc -c <"$1/$f") bytes) checksum equal"
 		else
 			fail "$2: $f checksum ${got:-unreadable}, expected $want"
 		fi
@@ -83,7 +84,7 @@ run_profile() {
 	echo "== profile $profile ($media), packets of $packet blocks"
 	vm0=$(vmalloc_kb)
 	if mre_load profile="$profile" size_mb=32; then
-		pass "mmc_rw_emu loaded, drive at $MRE_SR"
+		ok "mmc_rw_emu loaded, drive at $MRE_SR"
 	else
 		fail "mmc_rw_emu did not load or its sr device did not appear"
 		return
@@ -97,7 +98,7 @@ run_profile() {
 
 	# Bind.
 	if pktsetup $NAME "$MRE_SR"; then
-		pass "pktsetup $NAME $MRE_SR"
+		ok "pktsetup $NAME $MRE_SR"
 	else
 		fail "pktsetup $NAME $MRE_SR"
 		unload
@@ -105,7 +106,7 @@ run_profile() {
 	fi
 	n=$(dmesg | grep -c -F "$MSG")
 	if [ "$n" -eq "$want_warnings" ]; then
-		pass "deprecation warning in the log $n time(s), as expected for this kernel"
+		ok "deprecation warning in the log $n time(s), as expected for this kernel"
 	else
 		fail "deprecation warning in the log $n time(s), expected $want_warnings"
 	fi
@@ -116,13 +117,13 @@ run_profile() {
 	w0=$(mre_stat writes)
 	if mkudffs --media-type="$media" --packetlen="$packet" --label=chopblock \
 		$PKT >/tmp/mkudffs.out 2>&1; then
-		pass "mkudffs --media-type=$media --packetlen=$packet $PKT"
+		ok "mkudffs --media-type=$media --packetlen=$packet $PKT"
 	else
 		cat /tmp/mkudffs.out
 		fail "mkudffs on $PKT"
 	fi
 	if mount -t udf -o rw $PKT $MNT; then
-		pass "mounted $PKT read-write as UDF"
+		ok "mounted $PKT read-write as UDF"
 		grep " $MNT " /proc/mounts
 	else
 		fail "mount -t udf $PKT"
@@ -151,9 +152,9 @@ run_profile() {
 	pw=$(mre_stat packets_written)
 	echo "drive: $w write commands, $pw packets, $bw blocks, $r rejected"
 	[ "$w" -gt 0 ] || fail "no write reached the drive"
-	[ "$r" -eq 0 ] && pass "the drive rejected none of pktcdvd's writes" ||
+	[ "$r" -eq 0 ] && ok "the drive rejected none of pktcdvd's writes" ||
 		fail "the drive rejected $r of pktcdvd's writes"
-	[ "$bw" -eq $((pw * packet)) ] && pass "every block written was part of a whole packet" ||
+	[ "$bw" -eq $((pw * packet)) ] && ok "every block written was part of a whole packet" ||
 		fail "$bw blocks written in $pw packets of $packet"
 
 	# Read back through a new packet device, then straight from sr.
@@ -168,7 +169,7 @@ run_profile() {
 	fi
 	a=$(head -c 4194304 $PKT | md5sum | cut -d' ' -f1)
 	b=$(head -c 4194304 "$MRE_SR" | md5sum | cut -d' ' -f1)
-	[ "$a" = "$b" ] && pass "the first 4 MiB read through $PKT equal $MRE_SR's" ||
+	[ "$a" = "$b" ] && ok "the first 4 MiB read through $PKT equal $MRE_SR's" ||
 		fail "reading 4 MiB: $PKT gives $a, $MRE_SR gives $b"
 	pktsetup -d $NAME || fail "second pktsetup -d $NAME"
 	if mount -t udf -o ro "$MRE_SR" $MNT; then
@@ -187,7 +188,7 @@ run_profile() {
 		if grep -q 'Read-only file system' /tmp/dd.err; then
 			# The cdrom layer opens a CD-RW for writing only when it is
 			# Mount Rainier formatted; ask the drive directly.
-			pass "the cdrom layer refuses to open a $media for writing"
+			ok "the cdrom layer refuses to open a $media for writing"
 			out=$($SGIO write "$MRE_SR" 0 1)
 			echo "SG_IO WRITE(10) of 1 block at 0: $out"
 			echo "$out" | grep -q 'status=0x02 sense=5/24/00' ||
@@ -198,18 +199,18 @@ run_profile() {
 				fail "misaligned WRITE(10) not rejected with 5/21/02"
 			want=2
 		elif grep -q 'I/O error' /tmp/dd.err; then
-			pass "a 2 KiB write to $MRE_SR fails with EIO"
+			ok "a 2 KiB write to $MRE_SR fails with EIO"
 			want=1
 			dd if=/dev/zero of="$MRE_SR" bs=$((packet * 2048)) count=1 \
 				seek=1 oflag=direct 2>/tmp/dd.err &&
-				pass "a whole aligned packet written straight to $MRE_SR is accepted" ||
+				ok "a whole aligned packet written straight to $MRE_SR is accepted" ||
 				fail "a whole aligned packet to $MRE_SR: $(tail -n 1 /tmp/dd.err)"
 		else
 			fail "the small write failed for another reason"
 			want=1
 		fi
 		r=$(($(mre_stat writes_rejected) - r0))
-		[ "$r" -eq "$want" ] && pass "the drive counted $r rejected write(s)" ||
+		[ "$r" -eq "$want" ] && ok "the drive counted $r rejected write(s)" ||
 			fail "the drive counted $r rejected writes, expected $want"
 	fi
 
@@ -220,7 +221,7 @@ run_profile() {
 	[ "$refs" = 0 ] || fail "mmc_rw_emu still has $refs reference(s) before rmmod"
 	l0=$(dmesg | wc -l)
 	if rmmod mmc_rw_emu; then
-		pass "rmmod mmc_rw_emu"
+		ok "rmmod mmc_rw_emu"
 	else
 		fail "rmmod mmc_rw_emu"
 		return
@@ -236,7 +237,7 @@ run_profile() {
 	echo "VmallocUsed: ${vm0} kB before loading, ${vm1} kB after rmmod"
 	[ $((vm1 - vm0)) -lt 1024 ] ||
 		fail "VmallocUsed grew by $((vm1 - vm0)) kB: the disc was not freed"
-	pass "module, SCSI host $host, $sr and the disc's memory are gone"
+	ok "module, SCSI host $host, $sr and the disc's memory are gone"
 }
 
 run_profile 0xa cdrw 32

@@ -28,6 +28,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "../ktap.h"
+
 #define KO "/lib/modules/mmc_rw_emu.ko"
 #define STATS "/sys/kernel/debug/mmc_rw_emu/stats"
 #define BLOCK 2048
@@ -42,7 +44,6 @@ struct result {
 };
 
 static unsigned char buf[64 * BLOCK];
-static int failed;
 
 static int sg_cmd(int fd, const unsigned char *cdb, int cdb_len, int dir,
 		  unsigned int len, struct result *r)
@@ -93,12 +94,12 @@ static int helper_write(const char *dev, unsigned int lba, unsigned int n)
 	int fd, ret;
 
 	if (n > sizeof(buf) / BLOCK) {
-		fprintf(stderr, "at most %zu blocks\n", sizeof(buf) / BLOCK);
+		ktap_dprintf(2, "at most %zu blocks\n", sizeof(buf) / BLOCK);
 		return 2;
 	}
 	fd = open(dev, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		perror(dev);
+		ktap_dprintf(2, "%s: %s\n", dev, strerror(errno));
 		return 2;
 	}
 	put_be32(&cdb[2], lba);
@@ -107,11 +108,11 @@ static int helper_write(const char *dev, unsigned int lba, unsigned int n)
 	ret = sg_cmd(fd, cdb, sizeof(cdb), SG_DXFER_TO_DEV, n * BLOCK, &r);
 	close(fd);
 	if (ret) {
-		fprintf(stderr, "SG_IO: %s\n", strerror(-ret));
+		ktap_dprintf(2, "SG_IO: %s\n", strerror(-ret));
 		return 2;
 	}
-	printf("status=0x%02x sense=%x/%02x/%02x host=0x%x\n", r.status,
-	       r.key, r.asc, r.ascq, r.host);
+	ktap_printf("status=0x%02x sense=%x/%02x/%02x host=0x%x\n", r.status,
+		    r.key, r.asc, r.ascq, r.host);
 	return 0;
 }
 
@@ -261,12 +262,6 @@ static int run(const char *cmd)
 	return ret ? -1 : 0;
 }
 
-static void fail(const char *what)
-{
-	printf("FAIL: %s\n", what);
-	failed = 1;
-}
-
 int main(int argc, char **argv)
 {
 	long cc0, cc1, rej0, rej1, want_cc = 0, want_rej = 0;
@@ -280,10 +275,9 @@ int main(int argc, char **argv)
 		return helper_write(argv[2], strtoul(argv[3], NULL, 0),
 				    strtoul(argv[4], NULL, 0));
 
-	if (access(KO, F_OK)) {
-		printf("SKIP: %s is not in the initramfs\n", KO);
-		return 4;
-	}
+	soft_checks();
+	if (access(KO, F_OK))
+		skip("%s is not in the initramfs", KO);
 	if (run("insmod " KO " size_mb=8 profile=0xa packet_blocks=32")) {
 		fail("insmod mmc_rw_emu");
 		return 1;
@@ -294,10 +288,10 @@ int main(int argc, char **argv)
 		run("rmmod mmc_rw_emu");
 		return 1;
 	}
-	printf("drive: %s\n", dev);
+	ktap_printf("drive: %s\n", dev);
 	fd = open(dev, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		perror(dev);
+		fail("open %s: %s", dev, strerror(errno));
 		run("rmmod mmc_rw_emu");
 		return 1;
 	}
@@ -312,8 +306,7 @@ int main(int argc, char **argv)
 		memset(buf, 0x5a, sizeof(buf));
 		ret = sg_cmd(fd, t->cdb, t->cdb_len, t->dir, t->len, &r);
 		if (ret) {
-			printf("FAIL: %s: SG_IO: %s\n", t->what, strerror(-ret));
-			failed = 1;
+			fail("%s: SG_IO: %s", t->what, strerror(-ret));
 			continue;
 		}
 		if (t->status)
@@ -323,15 +316,14 @@ int main(int argc, char **argv)
 		if (r.host || r.status != t->status ||
 		    (t->status && (r.key != t->key || r.asc != t->asc ||
 				   r.ascq != t->ascq))) {
-			printf("FAIL: %s: status 0x%02x sense %x/%02x/%02x host 0x%x, expected status 0x%02x sense %x/%02x/%02x\n",
-			       t->what, r.status, r.key, r.asc, r.ascq, r.host,
-			       t->status, t->key, t->asc, t->ascq);
-			failed = 1;
+			fail("%s: status 0x%02x sense %x/%02x/%02x host 0x%x, expected status 0x%02x sense %x/%02x/%02x",
+			     t->what, r.status, r.key, r.asc, r.ascq, r.host,
+			     t->status, t->key, t->asc, t->ascq);
 		} else if (t->status) {
-			printf("ok: %s: CHECK CONDITION %x/%02x/%02x\n", t->what,
-			       r.key, r.asc, r.ascq);
+			ok("%s: CHECK CONDITION %x/%02x/%02x", t->what, r.key,
+			   r.asc, r.ascq);
 		} else {
-			printf("ok: %s: GOOD\n", t->what);
+			ok("%s: GOOD", t->what);
 		}
 	}
 	close(fd);
@@ -341,8 +333,8 @@ int main(int argc, char **argv)
 	if (cc0 < 0 || cc1 < 0 || rej1 < 0) {
 		fail("cannot read " STATS);
 	} else {
-		printf("drive counted %ld check conditions (expected %ld), %ld rejected writes (expected %ld)\n",
-		       cc1 - cc0, want_cc, rej1 - rej0, want_rej);
+		ktap_printf("drive counted %ld check conditions (expected %ld), %ld rejected writes (expected %ld)\n",
+			    cc1 - cc0, want_cc, rej1 - rej0, want_rej);
 		if (cc1 - cc0 != want_cc || rej1 - rej0 != want_rej)
 			fail("the drive's counters disagree with the replies");
 	}
@@ -356,12 +348,12 @@ int main(int argc, char **argv)
 		while (fgets(line, sizeof(line), p))
 			if (strstr(line, "WARNING") || strstr(line, "BUG:") ||
 			    strstr(line, "Oops") || strstr(line, "Call Trace")) {
-				printf("FAIL: kernel log: %s", line);
-				failed = 1;
+				fail("kernel log: %.*s", (int)strcspn(line, "\n"),
+				     line);
 			}
 		pclose(p);
 	}
 	if (!failed)
-		printf("every malformed CDB answered with sense data, kernel log clean\n");
+		ktap_printf("every malformed CDB answered with sense data, kernel log clean\n");
 	return failed;
 }

@@ -12,13 +12,13 @@
 # usage: kconfig-validate.sh TREE [chopblock] [conf] [ARCH...]
 
 tree=$(cd "${1:?usage: kconfig-validate.sh TREE [chopblock] [conf] [ARCH...]}" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-cb=$(realpath "${2:-$here/../../analyzer/chopblock}")
-conf=$(realpath "${3:-$here/../../analyzer/obj/kc/conf}")
+cb=${2:-}
+conf=${3:-}
 shift 3 2>/dev/null
 arches=${*:-x86 arm arm64 sh riscv}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.sh"
+cb=$(realpath "$cb")
+conf=$(realpath "${conf:-$here/../../analyzer/obj/kc/conf}")
 
 # a toolchain that supports everything, as chopblock assumes
 cat >"$tmp/fakecc" <<'EOS'
@@ -33,11 +33,6 @@ done
 exit 0
 EOS
 chmod +x "$tmp/fakecc"
-
-n=0
-pass=0
-fail=0
-lines=()
 
 mapfile -t all < <(cd "$tree/arch" && for d in */Kconfig; do echo "${d%/Kconfig}"; done | LC_ALL=C sort)
 # the per-architecture answers do not depend on what is removed
@@ -64,10 +59,8 @@ for arch in $arches; do
 			SUBARCH=x86 HEADER_ARCH=x86 CC="$tmp/fakecc" LD="$tmp/fakecc" \
 			KCONFIG_CONFIG="$tmp/config" "${env[@]}" \
 			"$conf" "${args[@]}" Kconfig >/dev/null 2>&1)
-		n=$((n + 1))
 		if [ ! -s "$tmp/config" ]; then
-			fail=$((fail + 1))
-			lines+=("not ok $n $arch $kind: conf produced no .config")
+			ktap_fail "$arch $kind: conf produced no .config"
 			continue
 		fi
 		res=$(awk -v idx="$idx" -v bit="$bit" '
@@ -81,18 +74,12 @@ for arch in $arches; do
 			END { printf "%d %d%s\n", set, bad, ex }' "$tmp/table" "$tmp/config")
 		set -- $res
 		if [ "${2:-1}" = 0 ]; then
-			pass=$((pass + 1))
-			lines+=("ok $n $arch $kind: all $1 enabled symbols can be enabled per chopblock")
+			ktap_pass "$arch $kind: all $1 enabled symbols can be enabled per chopblock"
 		else
-			fail=$((fail + 1))
-			lines+=("not ok $n $arch $kind: $2 of $1 enabled symbols called impossible:${res#* * }")
+			ktap_fail "$arch $kind: $2 of $1 enabled symbols called impossible:${res#* * }"
 		fi
 		rm -f "$tmp/config"
 	done
 done
 
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${lines[@]}"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_finished

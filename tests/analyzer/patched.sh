@@ -10,26 +10,17 @@
 
 tree=${1:?usage: patched.sh PATCHED PRISTINE [chopblock]}
 base=${2:?usage: patched.sh PATCHED PRISTINE [chopblock]}
-here=$(cd "$(dirname "$0")" && pwd)
-cb=${3:-$here/../../analyzer/chopblock}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-pass=0
-fail=0
-lines=()
+cb=${3:-}
+. "$(dirname "$0")/common.sh"
 
 run() {	# run DESCRIPTION cmd...: exit status 0 passes, the output explains
 	local d=$1
 	shift
-	n=$((n + 1))
-	"$@" >"$tmp/out" 2>&1
-	case $? in
-	0)	pass=$((pass + 1)); lines+=("ok $n $d") ;;
-	*)	fail=$((fail + 1)); lines+=("not ok $n $d")
-		while IFS= read -r l; do lines+=("# $l"); done < <(head -n 60 "$tmp/out") ;;
-	esac
+	if "$@" >"$tmp/out" 2>&1; then
+		ktap_pass "$d"
+	else
+		not_ok "$d" "$(head -n 60 "$tmp/out")"
+	fi
 }
 
 run "nothing of arch/sh is left (dead --remove-arch sh --baseline)" \
@@ -37,8 +28,4 @@ run "nothing of arch/sh is left (dead --remove-arch sh --baseline)" \
 run "no new dangling reference (check --baseline)" \
 	"$cb" check --tree "$tree" --baseline "$base"
 
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${lines[@]}"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_finished

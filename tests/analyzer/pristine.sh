@@ -4,31 +4,14 @@
 # Acceptance test of "chopblock dead --remove-arch sh" on a pristine 6.12
 # tree: everything Hellwig's series removed is found, and nothing that the
 # Renesas ARM SoCs use is called dead.  KTAP output, last line
-# "N passed, M failed"; exit status non-zero on failure.
+# "N passed, M failed[, K skipped]" (an item the tree does not have at all
+# is a SKIP, never a pass); exit status non-zero on failure.
 #
 # usage: pristine.sh TREE [path/to/chopblock]
 
 tree=${1:?usage: pristine.sh TREE [chopblock]}
-here=$(cd "$(dirname "$0")" && pwd)
-cb=${2:-$here/../../analyzer/chopblock}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-pass=0
-fail=0
-skip=0
-lines=()
-
-result() {
-	n=$((n + 1))
-	case $1 in
-	OK)	pass=$((pass + 1)); lines+=("ok $n $2") ;;
-	SKIP)	skip=$((skip + 1)); lines+=("ok $n $2 # SKIP $3") ;;
-	*)	fail=$((fail + 1)); lines+=("not ok $n $2")
-		[ -n "$3" ] && lines+=("# $3") ;;
-	esac
-}
+cb=${2:-}
+. "$(dirname "$0")/common.sh"
 
 # match DESCRIPTION STRING...: one output line contains all strings
 match() {
@@ -44,16 +27,16 @@ match() {
 want() {
 	local d=$1
 	shift
-	if match "$d" "$@"; then result OK "$d"; else result FAIL "$d" "missing: $*"; fi
+	if match "$d" "$@"; then ktap_pass "$d"; else not_ok "$d" "missing: $*"; fi
 }
 
 wantnot() {
 	local d=$1
 	shift
 	if match "$d" "$@"; then
-		result FAIL "$d" "unexpected: $*"
+		not_ok "$d" "unexpected: $*"
 	else
-		result OK "$d"
+		ktap_pass "$d"
 	fi
 }
 
@@ -62,7 +45,7 @@ wantfile() {
 	local d=$1 path=$2
 	shift 2
 	if [ ! -e "$tree/$path" ]; then
-		result SKIP "$d" "$path is not in this tree"
+		ktap_skip "$d" "$path is not in this tree"
 	else
 		want "$d" "$@"
 	fi
@@ -70,9 +53,9 @@ wantfile() {
 
 J=$tmp/dead.json
 if "$cb" dead --tree "$tree" --remove-arch sh --json >"$J" 2>"$tmp/err"; then
-	result OK "chopblock dead --remove-arch sh runs"
+	ktap_pass "chopblock dead --remove-arch sh runs"
 else
-	result FAIL "chopblock dead --remove-arch sh runs" "$(head -c 300 "$tmp/err")"
+	not_ok "chopblock dead --remove-arch sh runs" "$(head -c 300 "$tmp/err")"
 fi
 sym='"kind":"symbol","status":"dead"'
 
@@ -107,7 +90,7 @@ want "early_platform_cleanup() weak, overridden only in arch/sh" \
 if grep -q "config USB_OHCI_SH$" "$tree/drivers/usb/host/Kconfig"; then
 	want "USB_OHCI_SH is dead" "$sym" '"name":"USB_OHCI_SH"'
 else
-	result SKIP "USB_OHCI_SH is dead" "USB_OHCI_SH is not in this tree"
+	ktap_skip "USB_OHCI_SH is dead" "USB_OHCI_SH is not in this tree"
 fi
 
 # what Renesas ARM SoCs use stays
@@ -125,9 +108,4 @@ done
 wantnot "drivers/dma/sh/ is not dead as a whole" '"path":"drivers/dma/sh/"'
 wantnot "include/linux/sh_dma.h is not dead" '"path":"include/linux/sh_dma.h"'
 
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${lines[@]}"
-[ "$skip" != 0 ] && echo "# $skip skipped (not counted as passed)"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_finished

@@ -7,32 +7,13 @@
 # The last line is "N passed, M failed"; the exit status is non-zero if
 # any test failed.
 
-here=$(cd "$(dirname "$0")" && pwd)
-cb=${1:-$here/../../analyzer/chopblock}
+cb=${1:-}
+. "$(dirname "$0")/common.sh"
 trees=$here/trees
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # The tool frees nothing at exit on purpose (like the kconfig parser it
 # embeds); memory errors and undefined behaviour still abort the run.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-
-n=0
-pass=0
-fail=0
-lines=()
-
-result() {	# result OK|FAIL description [diagnostic]
-	n=$((n + 1))
-	if [ "$1" = OK ]; then
-		pass=$((pass + 1))
-		lines+=("ok $n $2")
-	else
-		fail=$((fail + 1))
-		lines+=("not ok $n $2")
-		[ -n "$3" ] && lines+=("# $3")
-	fi
-}
 
 # lines_with FILE FIXED-STRING...: the lines of FILE that hold every string
 lines_with() {
@@ -49,7 +30,7 @@ lines_with() {
 has() {
 	local f=$1 d=$2
 	shift 2
-	if [ -n "$(lines_with "$f" "$@")" ]; then result OK "$d"; else result FAIL "$d" "missing: $*"; fi
+	if [ -n "$(lines_with "$f" "$@")" ]; then ktap_pass "$d"; else not_ok "$d" "missing: $*"; fi
 }
 
 # hasnot FILE DESCRIPTION FIXED-STRING...: no line has all strings
@@ -57,7 +38,7 @@ hasnot() {
 	local f=$1 d=$2 l
 	shift 2
 	l=$(lines_with "$f" "$@")
-	if [ -z "$l" ]; then result OK "$d"; else result FAIL "$d" "unexpected: $l"; fi
+	if [ -z "$l" ]; then ktap_pass "$d"; else not_ok "$d" "unexpected: $l"; fi
 }
 
 # status EXPECTED DESCRIPTION cmd...: exit status and a one-line error
@@ -67,9 +48,9 @@ status() {
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	got=$?
 	if [ "$got" = "$want" ]; then
-		result OK "$d"
+		ktap_pass "$d"
 	else
-		result FAIL "$d" "exit $got, wanted $want: $(head -c 300 "$tmp/err")"
+		not_ok "$d" "exit $got, wanted $want: $(head -c 300 "$tmp/err")"
 	fi
 }
 
@@ -82,9 +63,9 @@ status 0 "dead runs on the basic tree" \
 cp "$tmp/out" "$tmp/dead.json"
 J=$tmp/dead.json
 if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$J" 2>/dev/null; then
-	result OK "dead --json is valid JSON"
+	ktap_pass "dead --json is valid JSON"
 else
-	result FAIL "dead --json is valid JSON"
+	ktap_fail "dead --json is valid JSON"
 fi
 has "$J" "depends on a removed arch: dead" "$sym" '"name":"FOO_DEP"'
 has "$J" "COMPILE_TEST-only: dead with reason" "$sym" '"name":"FOO_CT"' "COMPILE_TEST"
@@ -225,8 +206,4 @@ status 0 "check --baseline: #define-only symbol losing its #define is not new" \
 status 1 "check: the same tree without baseline reports it" "$cb" check --tree "$M2"
 has "$tmp/out" "check: the #define-only symbol is listed" "MASKED_THING"
 
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${lines[@]}"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_finished

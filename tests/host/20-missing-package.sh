@@ -3,4 +3,4 @@
 # A package that apt cannot provide stops the run with its name.
 . "$(dirname "$0")/../lib.sh"
 expect_error "package chopblock-no-such-package is not available" \
-	env CHOPBLOCK_PACKAGES="coreutils chopblock-no-such-package" "$root/harness/deps.sh"
+	"$root/harness/deps.sh" coreutils chopblock-no-such-package

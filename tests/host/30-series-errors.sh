@@ -5,7 +5,7 @@
 # file, and leaves the tree exactly at the pristine baseline.
 . "$(dirname "$0")/../lib.sh"
 "$root/harness/tree.sh" >/dev/null 2>&1 || fail "harness/tree.sh failed"
-apply() { env CHOPBLOCK_SERIES="$1" CHOPBLOCK_LOGS="$scratch/logs" "$root/harness/apply.sh"; }
+apply() { "$root/harness/apply.sh" --series "$1"; }
 pristine_tree() {
 	[ "$(git -C "$TREE_DIR" rev-parse HEAD)" = "$(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}")" ] ||
 		fail "tree is not at $BASELINE_TAG after a failed apply"

@@ -57,8 +57,8 @@ case $1 in
 esac
 SH
 chmod +x "$scratch/bin/good-gcc" "$scratch/bin/bad-gcc"
-out=$(CHOPBLOCK_SH4_CC=$scratch/bin/good-gcc CHOPBLOCK_BUILD=$scratch/build "$root/harness/sh4-gcc.sh")
+out=$("$root/harness/sh4-gcc.sh" --cc "$scratch/bin/good-gcc" --out "$scratch/build")
 [ -z "$out" ] || fail "a compiler that gets the probe right was given '$out'"
 ok "a compiler that gets the probe right is used as it is"
 expect_error 'miscompiles sh4 code and its plugin headers are missing \(install gcc-12-plugin-dev-sh4-linux-gnu\)' \
-	env CHOPBLOCK_SH4_CC="$scratch/bin/bad-gcc" CHOPBLOCK_BUILD="$scratch/build" "$root/harness/sh4-gcc.sh"
+	"$root/harness/sh4-gcc.sh" --cc "$scratch/bin/bad-gcc" --out "$scratch/build"

@@ -10,8 +10,8 @@ echo "chopblock: userspace reached"
 echo "about to hang"
 /bin/busybox sleep 100000
 INIT
-out=$(CHOPBLOCK_GUEST="$scratch/guest" CHOPBLOCK_LOGS="$scratch/logs" CHOPBLOCK_ACCEL=tcg \
-	CHOPBLOCK_BOOT_TIMEOUT=20 "$root/harness/boot.sh" 2>&1) && fail "boot.sh succeeded on a hung guest"
+out=$("$root/harness/boot.sh" --guest "$scratch/guest" --logs "$scratch/logs" --accel tcg \
+	--timeout 20 main 2>&1) && fail "boot.sh succeeded on a hung guest"
 echo "$out" | tail -n 1 | grep -q '^chopblock: error: guest hung: killed after 20s' ||
 	fail "unexpected last line: $(echo "$out" | tail -n 1)"
 ok "$(echo "$out" | tail -n 1)"

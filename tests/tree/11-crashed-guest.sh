@@ -13,8 +13,8 @@ echo "ok 1 first"
 exit 1
 INIT
 rc=0
-out=$(CHOPBLOCK_GUEST="$scratch/guest" CHOPBLOCK_LOGS="$scratch/logs" CHOPBLOCK_ACCEL=tcg \
-	CHOPBLOCK_BOOT_TIMEOUT=60 "$root/harness/boot.sh" 2>/dev/null) || rc=$?
+out=$("$root/harness/boot.sh" --guest "$scratch/guest" --logs "$scratch/logs" --accel tcg \
+	--timeout 60 main 2>/dev/null) || rc=$?
 [ "$rc" -ne 0 ] || fail "boot.sh succeeded on a crashed guest"
 echo "$out" | grep -q '^ERROR: the guest kernel crashed: .*Attempted to kill init' ||
 	fail "the crash is not reported: $out"

@@ -14,7 +14,7 @@ for src in "$root"/modules/*/*.c; do
 	[ -n "$verdict" ] || fail "checkpatch gave no verdict on $src"
 	echo "$verdict" | grep -q '^total: 0 errors, 0 warnings' ||
 		{ echo "$out" | grep -E '^(ERROR|WARNING):' | head; fail "checkpatch: ${src#"$root"/}: $verdict"; }
-	ko=$BUILD_DIR/modules/$(basename "$(dirname "$src")")/$(basename "${src%.c}").ko
+	ko=$KERNELS_DIR/main/modules/$(basename "$(dirname "$src")")/$(basename "${src%.c}").ko
 	[ -f "$ko" ] || fail "$ko was not built"
 	ok "${src#"$root"/} checkpatch-clean and built"
 done

@@ -6,14 +6,16 @@
 # (make matrix also holds what it compiled against the series and the
 # analyzer: harness/sh4-before.sh.)
 . "$(dirname "$0")/../lib.sh"
-"$root/harness/matrix.sh" sh4-r2d:pristine || fail "the sh4 build failed"
+rc=0
+"$root/harness/kernel.sh" sh4-r2d || rc=$?
+need_kernel sh4-r2d
 flags=$("$root/harness/sh4-gcc.sh")
 if [ -n "$flags" ]; then
-	grep -qF -- "$flags" "$BUILD_DIR/matrix/sh4-r2d-pristine/kernel/printk/.printk.o.cmd" ||
+	grep -qF -- "$flags" "$KERNELS_DIR/sh4-r2d/kbuild/kernel/printk/.printk.o.cmd" ||
 		fail "the sh4 kernel was not compiled with $flags"
 	ok "the sh4 kernel is compiled with ${flags##*/}"
 fi
-"$root/harness/matrix-boot.sh" sh4-r2d pristine || fail "the sh4 guest failed"
-res=$(tail -n 1 "$BUILD_DIR/matrix/sh4-r2d-pristine.logs/ktap-result.txt")
+[ "$rc" -eq 0 ] || fail "the sh4 guest failed"
+res=$(tail -n 1 "$KERNELS_DIR/sh4-r2d/logs/ktap-result.txt")
 [ "$res" = "5 passed, 0 failed" ] || fail "sh4 guest: $res"
 ok "sh4 guest: $res"
