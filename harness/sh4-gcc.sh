@@ -18,11 +18,14 @@
 # file, never replays objects built with an older plugin.
 #
 #   --cc CC    the compiler (default: configs/arches.list's sh cross gcc)
-#   --out DIR  where the plugin is built (default build/toolchain)
+#   --out DIR  where the plugin is built (default /var/cache/chopblock, so
+#              that every clone on the machine passes ccache the same
+#              -fplugin= path and shares its sh4 objects; build/toolchain
+#              when that is not writable)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cc= out=$BUILD_DIR/toolchain
+cc= out=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cc) cc=${2:?--cc needs a compiler}; shift ;;
@@ -33,6 +36,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 cc=${cc:-$(cross_prefix sh)gcc}
+if [ -z "$out" ]; then
+	out=/var/cache/chopblock
+	mkdir -p "$out" 2>/dev/null && [ -w "$out" ] || out=$BUILD_DIR/toolchain
+fi
 src=$CHOPBLOCK_ROOT/toolchain/sh_treg_combine_off.cc
 probe=$CHOPBLOCK_ROOT/toolchain/sh4-treg-probe.c
 
@@ -61,9 +68,12 @@ if [ ! -f "$so" ]; then
 	mkdir -p "$out"
 	log=$out/sh_treg_combine_off.log
 	"$cxx" -shared -fPIC -fno-rtti -O2 -Wall -Wextra -Werror \
-		-I"$plugin_dir/include" -o "$so.tmp" "$src" >"$log" 2>&1 ||
-		{ tail_log "$log" 10; die "the sh4 gcc plugin does not build (log: $log)"; }
-	mv "$so.tmp" "$so"
+		-I"$plugin_dir/include" -o "$so.$$.tmp" "$src" >"$log.$$" 2>&1 ||
+		{ tail_log "$log.$$" 10; die "the sh4 gcc plugin does not build (log: $log.$$)"; }
+	# Another clone may be building it at the same moment: each writes
+	# its own file, and the rename is atomic.
+	mv "$so.$$.tmp" "$so"
+	mv "$log.$$" "$log"
 fi
 if probe_miscompiled -fplugin="$so"; then
 	die "$cc still miscompiles $probe with $so"

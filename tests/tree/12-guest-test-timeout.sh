@@ -21,8 +21,9 @@ sleep 100000
 T
 cat >"$scratch/guest/tests/30-after.sh" <<'T'
 #!/bin/sh
-# The hung test's child must be gone.
-if pgrep -f 'sleep 100000' >/dev/null; then echo "FAIL: the hung test's child survived"; exit 1; fi
+# The hung test's child must be gone (the bracket keeps pgrep from
+# matching its own command line).
+if pgrep -f 'sleep 10000[0]' >/dev/null; then echo "FAIL: the hung test's child survived"; exit 1; fi
 echo "the test after ran"
 T
 # A kernel directory of its own: the main kernel's manifest with these
