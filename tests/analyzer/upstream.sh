@@ -132,8 +132,8 @@ for s in ARCH_HAS_DMA_MARK_CLEAN GENERIC_IRQ_LEGACY; do
 	fi
 done
 
-# The verdict that was wrong before (module_finalize() is defined by 15
-# architectures, with signatures over several lines) is gone.
+# The verdict that was wrong before is gone: module_finalize() is defined
+# by 14 other architectures, with parameter lists over several lines.
 check "ia64: the only weak function is follow_huge_addr()" \
 	"$(keys "$I" | grep '^weak ')" "weak follow_huge_addr"
 
