@@ -28,8 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "list.h"
-#include "lkc.h"
+#include "kcompat.h"
 #include "chopblock.h"
 
 extern char **environ;
@@ -140,6 +139,7 @@ int pclose(FILE *fp)
 
 struct kstate {
 	struct symbol *sym;
+	struct menu *menu;	/* its first definition */
 	unsigned char cany, cann, free, forced;
 };
 
@@ -373,7 +373,7 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 		smap_put(&toolmap, tool[i], strlen(tool[i]), 1);
 	/* collect the symbols that have menu entries */
 	nks = 0;
-	for (menu = rootmenu.list; menu; menu = menu_next(menu, &rootmenu))
+	for (menu = rootmenu.list; menu; menu = kc_menu_next(menu, &rootmenu))
 		if (menu->sym)
 			nks++;
 	ks = xcalloc(nks + 1, sizeof(*ks));
@@ -383,7 +383,7 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 	pm_key = xcalloc(pm_cap, sizeof(*pm_key));
 	pm_val = xcalloc(pm_cap, sizeof(*pm_val));
 	nks = 0;
-	for (menu = rootmenu.list; menu; menu = menu_next(menu, &rootmenu)) {
+	for (menu = rootmenu.list; menu; menu = kc_menu_next(menu, &rootmenu)) {
 		struct symbol *s = menu->sym;
 		size_t j;
 
@@ -395,6 +395,7 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 		pm_key[j] = s;
 		pm_val[j] = nks;
 		ks[nks].sym = s;
+		ks[nks].menu = menu;
 		if (s->name) {
 			ks[nks].free = smap_get(&toolmap, s->name,
 						strlen(s->name)) >= 0;
@@ -442,13 +443,11 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 	}
 	for (i = 0; i < nks; i++) {
 		struct symbol *s = ks[i].sym;
-		struct menu *m;
 
 		if (!s->name)
 			continue;
-		m = list_first_entry(&s->menus, struct menu, link);
 		fprintf(fp, "%s %d %s:%d\n", s->name, bits[i],
-			m->filename, m->lineno);
+			kc_menu_file(ks[i].menu), ks[i].menu->lineno);
 	}
 	fflush(fp);
 	_exit(ferror(fp) ? 3 : 0);
@@ -626,6 +625,7 @@ static void cache_key(struct tree *t, char **toolchain, int ntool,
 		return;
 	}
 	MIX(__DATE__ __TIME__, sizeof(__DATE__ __TIME__));
+	MIX(KC_VERSION, sizeof(KC_VERSION));
 	if (!realpath(t->root, root))
 		snprintf(root, sizeof(root), "%s", t->root);
 	MIX(root, strlen(root) + 1);
@@ -664,11 +664,40 @@ static void cache_key(struct tree *t, char **toolchain, int ntool,
 		 (unsigned long long)h);
 }
 
+/*
+ * The tree's Kconfig must be read by its own parser: a kernel tree (one
+ * whose top Makefile says VERSION and PATCHLEVEL) of another version than
+ * the parser compiled in is refused.
+ */
+static void check_parser_version(const struct tree *t)
+{
+	char path[4096], line[256];
+	int ver = -1, patch = -1, n = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/Makefile", t->root);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	while (n++ < 20 && fgets(line, sizeof(line), fp)) {
+		sscanf(line, "VERSION = %d", &ver);
+		sscanf(line, "PATCHLEVEL = %d", &patch);
+	}
+	fclose(fp);
+	if (ver < 0 || patch < 0)
+		return;
+	snprintf(line, sizeof(line), "%d.%d", ver, patch);
+	if (strcmp(line, KC_VERSION))
+		die("%s is Linux %s, but this chopblock has the Kconfig parser of %s: build one with the tree's own (make -C analyzer KSRC=%s; it is analyzer/obj-%s/chopblock)",
+		    t->root, line, KC_VERSION, t->root, line);
+}
+
 int kconf_start(struct tree *t, char **toolchain, int ntool,
 		char **forced, int nforced)
 {
 	int fds[2];
 
+	check_parser_version(t);
 	cache_key(t, toolchain, ntool, forced, nforced);
 	cache_hit = cache_path[0] && !access(cache_path, R_OK);
 	if (cache_hit)

@@ -84,6 +84,42 @@ static const char *rtrim(const char *l, const char *e)
 	return e;
 }
 
+/*
+ * Whether the parameter list opening at @par (on a line that starts at
+ * column 0) belongs to a function definition: the line holding the
+ * matching ')' must not end in ';' (a prototype) or ',' (an initializer
+ * or a macro argument).  The list may span lines, as in
+ *
+ *	int module_finalize(const Elf_Ehdr *hdr,
+ *			    const Elf_Shdr *sechdrs,
+ *			    struct module *me)
+ *
+ * A list that does not close within 64 lines is taken as no definition.
+ */
+static int opens_definition(const char *par, const char *e)
+{
+	const char *q = par, *le;
+	int depth = 0, lines = 0;
+
+	for (; q < e; q++) {
+		if (*q == '(') {
+			depth++;
+		} else if (*q == ')') {
+			if (!--depth)
+				break;
+		} else if (*q == '\n' && ++lines > 64) {
+			return 0;
+		} else if (*q == ';' || *q == '{' || *q == '}') {
+			return 0;
+		}
+	}
+	if (q == e)
+		return 0;
+	le = memchr(q, '\n', e - q);
+	le = rtrim(q, le ? le : e);
+	return le[-1] != ';' && le[-1] != ',';
+}
+
 /* A directive with its continuation lines joined by single spaces. */
 static char *join_lines(const char *p, const char *e)
 {
@@ -248,7 +284,7 @@ static void scan_source(struct file *f, struct fres *r, const char *b,
 					vpush(r->defs, d);
 				}
 			} else if (par && (!eq || eq > par) && te > l &&
-				   te[-1] != ';' && te[-1] != ',') {
+				   opens_definition(par, e)) {
 				char *name = ident_before_paren(l, te);
 
 				if (name) {

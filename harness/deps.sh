@@ -15,7 +15,7 @@ case ${1:-} in --help | -h) usage_from_header; exit 0 ;; esac
 if [ $# -gt 0 ]; then
 	PACKAGES="$*"
 else
-	PACKAGES="$SOURCE_PKG build-essential flex bison bc libelf-dev libssl-dev
+	PACKAGES="$SOURCE_PKG linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
 		ccache cpio xz-utils git python3 perl kmod rsync jfsutils udftools
 		unifdef openssl"
 	for a in $(arch_list); do

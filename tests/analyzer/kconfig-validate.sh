@@ -18,7 +18,9 @@ shift 3 2>/dev/null
 arches=${*:-x86 arm arm64 sh riscv}
 . "$(dirname "$0")/common.sh"
 cb=$(realpath "$cb")
-conf=$(realpath "${conf:-$here/../../analyzer/obj/kc/conf}")
+# default: the conf built with the tree's own parser (obj-VERSION.PATCHLEVEL)
+ver=$(sed -n -e 's/^VERSION = //p' -e 's/^PATCHLEVEL = //p' "$tree/Makefile" | paste -sd.)
+conf=$(realpath "${conf:-$here/../../analyzer/obj-$ver/kc/conf}")
 
 # a toolchain that supports everything, as chopblock assumes
 cat >"$tmp/fakecc" <<'EOS'

@@ -108,6 +108,8 @@ hasnot "$J" "IS_ENABLED() of a live symbol not reported" '"functions":"live_bloc
 has "$J" "IS_ENABLED() of a dead symbol in code" '"kind":"reference"' '"file":"drivers/common.c","line":34' '"symbol":"FOO_CT"'
 has "$J" "weak function overridden only in removed arch" '"kind":"weak"' '"name":"plat_hook"' 'arch/aa/kernel/setup.c:5'
 hasnot "$J" "weak function with a live override" '"kind":"weak"' '"name":"other_hook"'
+hasnot "$J" "weak function with a live override on several lines" '"kind":"weak"' '"name":"wide_hook"'
+has "$J" "a prototype on several lines is no override" '"kind":"weak"' '"name":"proto_hook"' 'arch/aa/kernel/setup.c:'
 has "$J" "MAINTAINERS entry with only dead files" '"kind":"maintainers","status":"dead"' '"title":"FOO DEP DRIVER"'
 has "$J" "MAINTAINERS entry partly dead" '"kind":"maintainers","status":"partial"' '"title":"MIXED ENTRY"' 'drivers/deaddir/'
 hasnot "$J" "live MAINTAINERS entry" '"title":"FOO LIVE DRIVER"'
@@ -132,7 +134,7 @@ hasnot "$tmp/sym.json" "--remove-symbol: no arch removed" '"kind":"arch"'
 P=$tmp/partial
 cp -r "$B" "$P"
 rm -r "$P/arch/aa" "$P/drivers/foo_dep.c" "$P/include/linux/onlydead.h"
-sed -i '/plat_hook/,/^}/d' "$P/drivers/common.c"
+sed -i -e '/plat_hook/,/^}/d' -e '/proto_hook/,/^}/d' "$P/drivers/common.c"
 status 1 "dead --baseline: remnants make it fail" \
 	"$cb" dead --tree "$P" --baseline "$B" --remove-arch aa --json
 cp "$tmp/out" "$tmp/left.json"

@@ -43,3 +43,15 @@ void __weak plat_hook(void)
 void __weak other_hook(void)
 {
 }
+
+int __weak wide_hook(int a,
+		     int b)
+{
+	return 0;
+}
+
+int __weak proto_hook(int a,
+		      int b)
+{
+	return 0;
+}

@@ -4,3 +4,12 @@
 void other_hook(void)
 {
 }
+
+int wide_hook(int a,
+	      int b)
+{
+	return a * b;
+}
+
+int proto_hook(int a,
+	       int b);

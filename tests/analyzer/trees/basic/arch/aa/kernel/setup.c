@@ -5,3 +5,13 @@
 void plat_hook(void)
 {
 }
+
+int wide_hook(int a, int b)
+{
+	return a + b;
+}
+
+int proto_hook(int a, int b)
+{
+	return a - b;
+}
