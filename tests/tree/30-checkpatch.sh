@@ -10,12 +10,21 @@
 # resume_rstandby: and test_ustandby:) is read as a "Signed-off-by:"-style
 # tag with no address.
 . "$(dirname "$0")/../lib.sh"
-patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCH_DIR/series" | awk '{ print $1 }')
+patches=$(series_patches) || fail "patches/series is malformed"
 [ -n "$patches" ] || { echo "SKIP: the series is empty"; exit 4; }
+# checkpatch.pl is single-threaded: run it on every core, one output file
+# a patch, then read the outputs in series order.
+mkdir -p "$scratch/cp"
+i=0
+for p in $patches; do
+	i=$((i + 1))
+	printf '%s\0%s\0' "$PATCH_DIR/$p" "$scratch/cp/$i"
+done | (cd "$TREE_DIR" && xargs -0 -n 2 -P "$(nproc)" sh -c \
+	'perl scripts/checkpatch.pl --no-color --showfile "$1" >"$2" 2>&1' checkpatch)
 errors=0 warnings=0 discounted=0 n=0
 for p in $patches; do
 	n=$((n + 1))
-	out=$(cd "$TREE_DIR" && perl scripts/checkpatch.pl --no-color --showfile "$PATCH_DIR/$p" 2>&1)
+	out=$(cat "$scratch/cp/$n")
 	verdict=$(echo "$out" | grep -E '^total: [0-9]+ errors, [0-9]+ warnings' | tail -n 1)
 	[ -n "$verdict" ] || fail "checkpatch gave no verdict on $p: $(echo "$out" | tail -n 3)"
 	# Classify each ERROR by the quoted line that follows it.
