@@ -87,8 +87,29 @@ probe_kvm() {
 	grep -q '^Running on KVM' "$out" 2>/dev/null
 }
 
+# The verdict holds until the machine reboots: probing costs 5 s a boot
+# where KVM does not work, and a kernel that KVM cannot run costs
+# KVM_GRACE seconds more.
+KVM_VERDICT=$MACHINE_CACHE/kvm
+boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+remember_kvm() { # VERDICT
+	mkdir -p "$MACHINE_CACHE" 2>/dev/null &&
+		echo "$boot_id $1" >"$KVM_VERDICT.$$" 2>/dev/null &&
+		mv -f "$KVM_VERDICT.$$" "$KVM_VERDICT" 2>/dev/null
+	return 0
+}
+kvm_works() {
+	local id verdict
+	read -r id verdict <"$KVM_VERDICT" 2>/dev/null
+	if [ -n "$boot_id" ] && [ "$id" = "$boot_id" ]; then
+		[ "$verdict" = kvm ]
+		return
+	fi
+	if probe_kvm; then remember_kvm kvm; else remember_kvm tcg; return 1; fi
+}
+
 if [ -z "$accel" ]; then
-	if [ "$(arch_fact "$ARCH" kvm)" = yes ] && probe_kvm; then accel=kvm; else accel=tcg; fi
+	if [ "$(arch_fact "$ARCH" kvm)" = yes ] && kvm_works; then accel=kvm; else accel=tcg; fi
 fi
 
 # QEMU's arguments for this architecture, from configs/arches.list, one a
@@ -173,6 +194,7 @@ boot_once() {
 
 if ! boot_once "$accel"; then
 	info "boot: KVM did not run the kernel to userspace in ${KVM_GRACE}s$(grep -m1 -o ': KVM internal error.*' "$logs/qemu.log"); using TCG"
+	remember_kvm tcg
 	accel=tcg
 	boot_once "$accel"
 fi

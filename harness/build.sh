@@ -90,7 +90,7 @@ make_args=(-C "$tree" O="$kbuild" ARCH="$arch" -j"$jobs")
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
 if command -v ccache >/dev/null 2>&1; then
 	make_args+=(CC="ccache ${cross}gcc")
-	export CCACHE_DIR=${CCACHE_DIR:-$BUILD_DIR/ccache}
+	export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	# Paths under the base directory are hashed relative to the build
 	# directory: every tree beside build/kernels then shares one cache.

@@ -16,6 +16,9 @@ TARBALL=/usr/src/linux-source-6.12.tar.xz
 SOURCE_PKG=linux-source-6.12
 BASELINE_TAG=pristine
 SERIES_BRANCH=series
+# What one clone can hand to the next on the same machine: the ccache
+# (CCACHE_DIR overrides it), the sh4 GCC plugin, the KVM verdict.
+MACHINE_CACHE=/var/cache/chopblock
 
 die() {
 	echo "chopblock: error: $*" >&2

@@ -43,7 +43,7 @@ make_args=(-C "$tree" O="$kbuild" ARCH="$arch" W=1 KCFLAGS=-Werror)
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
 if command -v ccache >/dev/null 2>&1; then
 	make_args+=(CC="ccache ${cross}gcc")
-	export CCACHE_DIR=${CCACHE_DIR:-$BUILD_DIR/ccache}
+	export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
 fi
 
 n=0

@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 done
 cc=${cc:-$(cross_prefix sh)gcc}
 if [ -z "$out" ]; then
-	out=/var/cache/chopblock
+	out=$MACHINE_CACHE
 	mkdir -p "$out" 2>/dev/null && [ -w "$out" ] || out=$BUILD_DIR/toolchain
 fi
 src=$CHOPBLOCK_ROOT/toolchain/sh_treg_combine_off.cc
