@@ -20,17 +20,19 @@
 #   --timeout S    the hard timeout in seconds (default: 120 s to boot and
 #                  shut down, plus every guest test's own timeout)
 #   --accel A      kvm or tcg instead of probing
+#   --append ARGS  more kernel command line (kmemleak=on)
 #   --help         this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-guest= logs= timeout= accel= kdir=
+guest= logs= timeout= accel= kdir= append=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--guest) guest=${2:?--guest needs a directory}; shift ;;
 	--logs) logs=${2:?--logs needs a directory}; shift ;;
 	--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
 	--accel) accel=${2:?--accel needs kvm or tcg}; shift ;;
+	--append) append=${2:?--append needs arguments}; shift ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "boot.sh: unknown option $1 (see --help)" ;;
 	*) [ -z "$kdir" ] || die "boot.sh: one kernel, not '$kdir' and '$1'"; kdir=$(kernel_dir "$1") ;;
@@ -123,7 +125,7 @@ machine_args() {
 	[ "$cpu" = - ] || printf '%s\n' -cpu "$cpu"
 	[ "$mem" = - ] || printf '%s\n' -m "$mem"
 	printf '%s\n' -M "$(arch_fact "$ARCH" machine)"
-	printf '%s\n' -append "console=$console panic=-1 rdinit=/init"
+	printf '%s\n' -append "console=$console panic=-1 rdinit=/init${append:+ $append}"
 	for a in $extra; do
 		a=${a//\{disk\}/$disk}
 		printf '%s\n' "${a//\{cd\}/$guest/cd.img}"

@@ -18,6 +18,8 @@
 # not run): guest/minimal-init.c, built on the nolibc of the kernel's tree.
 #
 #   --out DIR    another guest directory (default KERNEL/guest)
+#   --tests GLOBS  these guest tests (comma-separated globs under guest/)
+#                instead of the row's
 #   --init FILE  this script as /init instead of guest/init, and no tests
 #                (make bench's guest)
 #   --help       this text
@@ -25,10 +27,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-kdir= OUT= init=
+kdir= OUT= init= tests=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) OUT=${2:?--out needs a directory}; shift ;;
+	--tests) tests=${2:?--tests needs globs}; shift ;;
 	--init) init=${2:?--init needs a file}; shift ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "initramfs.sh: unknown option $1 (see --help)" ;;
@@ -41,6 +44,7 @@ ARCH=$(manifest "$kdir" arch)
 tree=$(manifest "$kdir" tree)
 commit=$(manifest "$kdir" commit)
 OUT=${OUT:-$kdir/guest}
+tests=${tests:-$(manifest "$kdir" tests)}
 GUEST_DIR=$CHOPBLOCK_ROOT/guest
 root=$OUT/root
 cross=$(cross_prefix "$ARCH")
@@ -114,7 +118,7 @@ if [ -n "$init" ]; then
 else
 	cp "$GUEST_DIR/init" "$root/init"
 	: >"$root/etc/chopblock/timeouts"
-	for t in $(guest_tests "$ARCH" "$(manifest "$kdir" tests)"); do
+	for t in $(guest_tests "$ARCH" "$tests"); do
 		name=$(basename "$t")
 		# The test's own timeout, for guest/init: its header's
 		# "chopblock-timeout: SECONDS", else guest/init's default.

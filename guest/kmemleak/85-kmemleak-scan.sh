@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# kmemleak guest (the kernel "kmemleak" of configs/kernels.list), after tests 75 and 80 loaded,
+# kmemleak guest (tests/tree/62-kmemleak.sh), after tests 75 and 80 loaded,
 # used and unloaded the emulated drive three times: kmemleak reports
 # objects only once they are 5 s old, so wait, then scan twice.
 . /lib/chopblock.sh
