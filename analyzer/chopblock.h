@@ -222,5 +222,6 @@ int is_direct_prefix(const char *pfx);
 /* commands */
 int cmd_dead(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_guards(int argc, char **argv);
 
 #endif
