@@ -223,5 +223,6 @@ int is_direct_prefix(const char *pfx);
 int cmd_dead(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_guards(int argc, char **argv);
+int cmd_enable(int argc, char **argv);
 
 #endif

@@ -255,4 +255,38 @@ fi
 status 2 "guards: an unknown architecture is an error" \
 	"$cb" guards --tree "$G" --diff "$tmp/guards.diff" --arch zz
 
+# ---- enable: what a configuration needs for the requested symbols ----
+: >"$tmp/empty.config"
+enable() { # ARCH REQUESTS... (one a line)
+	local a=$1
+	shift
+	printf '%s\n' "$@" >"$tmp/req"
+	"$cb" enable --tree "$trees/guards" --arch "$a" --config "$tmp/empty.config" --requests "$tmp/req" \
+		--forbid COMPILE_TEST
+}
+status 0 "enable: a symbol and its dependencies" enable aa "need WIDGET_FOO f"
+has "$tmp/out" "enable: the menu it is in" "set${tab}WIDGETS=y${tab}WIDGET_FOO${tab}f"
+has "$tmp/out" "enable: the symbol it depends on" "set${tab}WIDGET_CORE=y${tab}WIDGET_FOO${tab}f"
+has "$tmp/out" "enable: the symbol itself" "set${tab}WIDGET_FOO=y${tab}WIDGET_FOO${tab}f"
+status 1 "enable: a dependency on a symbol the base keeps off fails" \
+	enable aa "base WIDGET_LEGACY=y base" "need WIDGET_FOO f"
+has "$tmp/out" "enable: and says why" "fail${tab}WIDGET_FOO${tab}f${tab}needs WIDGET_LEGACY off, but this configuration sets it"
+status 0 "enable: a symbol that only a select sets" enable aa "need WIDGET_BAR_HELPER h"
+has "$tmp/out" "enable: through the symbol that selects it" "set${tab}WIDGET_BAR=y${tab}WIDGET_BAR_HELPER${tab}h"
+status 1 "enable: COMPILE_TEST, forbidden, is not taken" enable bb "need WIDGET_CORE c"
+has "$tmp/out" "enable: and says so" "needs COMPILE_TEST, which this configuration must not set"
+status 1 "enable: a platform the base does not choose is not taken" enable aa "need WIDGET_BOARD b"
+has "$tmp/out" "enable: and says so" "needs the platform ARCH_AA_BOARD, which the base does not choose"
+status 0 "enable: a platform the base chooses" enable aa "base ARCH_AA_BOARD=y base" "need WIDGET_BOARD b"
+status 0 "enable: a debug option whose dependency is off is skipped" enable aa "soft WIDGET_DEBUG d"
+has "$tmp/out" "enable: skipped, not chased" "skip${tab}WIDGET_DEBUG${tab}d"
+status 0 "enable: a debug option whose dependency holds is set" \
+	enable aa "base DEBUG_KERNEL=y base" "need WIDGET_CORE c" "soft WIDGET_DEBUG d"
+has "$tmp/out" "enable: set" "set${tab}WIDGET_DEBUG=y${tab}WIDGET_DEBUG${tab}d"
+status 0 "enable: try of an unknown symbol is no error" enable aa "try NO_SUCH_SYMBOL t"
+status 1 "enable: need of an unknown symbol is" enable aa "need NO_SUCH_SYMBOL t"
+status 0 "enable: what a symbol would undo is refused" \
+	enable aa "need WIDGET_FOO f" "try WIDGET_LEGACY l"
+has "$tmp/out" "enable: an earlier request keeps its symbol" "skip${tab}WIDGET_LEGACY${tab}l${tab}would change WIDGET_FOO"
+
 ktap_finished
