@@ -694,6 +694,7 @@ static void kconfig_syms(const char *b, size_t len, struct dfile *df, char **sym
 struct gpath {
 	struct sbuf syms;	/* " A B" */
 	struct sbuf where;	/* " Makefile:N ..." */
+	char *cond;		/* the #if around the #include(s), or NULL */
 	int unknown;		/* a condition chopblock cannot read */
 	int unbuilt;		/* no Makefile names the object */
 };
@@ -709,6 +710,7 @@ struct gctx {
 	struct kresult kr;
 	int have_k;
 	int *radj_start, *radj;	/* includers of each file */
+	int *radj_line;		/* the line of each #include */
 	struct strvec arches;	/* --arch, as SRCARCH names */
 	int json;
 };
@@ -744,6 +746,30 @@ static void add_sym(struct gpath *p, const char *s)
 	sb_addf(&p->syms, " %s", s);
 }
 
+/* The Kconfig symbol that arch/X/ is built for: X86 for x86, ... */
+static char *arch_symbol(const char *path)
+{
+	static const char *const map[][2] = {
+		{ "arm", "ARM" }, { "arm64", "ARM64" }, { "x86", "X86" },
+		{ "powerpc", "PPC" }, { "sh", "SUPERH" }, { "um", "UML" },
+		{ "openrisc", "OPENRISC" }, { NULL, NULL },
+	};
+	const char *a = path + 5, *e = strchr(a, '/');
+	char *sym;
+	int i;
+
+	if (strncmp(path, "arch/", 5) || !e)
+		return NULL;
+	for (i = 0; map[i][0]; i++)
+		if ((size_t)(e - a) == strlen(map[i][0]) && !strncmp(a, map[i][0], e - a))
+			return xstrdup(map[i][1]);
+	sym = xstrndup(a, e - a);
+	for (i = 0; sym[i]; i++)
+		if (sym[i] >= 'a' && sym[i] <= 'z')
+			sym[i] -= 'a' - 'A';
+	return sym;
+}
+
 static void chain(struct gctx *c, const char *target, struct gpath *pre,
 		  struct gpaths *out, int depth)
 {
@@ -773,6 +799,13 @@ static void chain(struct gctx *c, const char *target, struct gpath *pre,
 		path_copy(&p, pre);
 		add_sym(&p, e->guard);
 		add_sym(&p, e->ifg);
+		{
+			/* a Makefile of arch/X/ is read for X only */
+			char *as = arch_symbol(mf->path);
+
+			add_sym(&p, as);
+			free(as);
+		}
 		p.unknown |= e->unknown;
 		sb_addf(&p.where, " %s:%d", mf->path, e->line);
 		d = dir_of(mf->path);
@@ -888,6 +921,7 @@ static void build_includers(struct gctx *c)
 	}
 	c->radj_start = xmalloc(sizeof(int) * (t->nfiles + 1));
 	c->radj = xmalloc(sizeof(int) * (tot + 1));
+	c->radj_line = xmalloc(sizeof(int) * (tot + 1));
 	fill = xcalloc(t->nfiles + 1, sizeof(int));
 	for (i = 0, tot = 0; i < t->nfiles; i++) {
 		c->radj_start[i] = tot;
@@ -903,15 +937,24 @@ static void build_includers(struct gctx *c)
 		for (k = 0; k < r->incs.n; k++) {
 			int n = strict_include(t, i, &r->incs.v[k], cand);
 
-			for (m = 0; m < n; m++)
-				c->radj[c->radj_start[cand[m]] + fill[cand[m]]++] = i;
+			for (m = 0; m < n; m++) {
+				int at = c->radj_start[cand[m]] + fill[cand[m]]++;
+
+				c->radj[at] = i;
+				c->radj_line[at] = r->incs.v[k].line;
+			}
 		}
 	}
 	free(cnt);
 	free(fill);
 }
 
-/* Fewest symbols first, stable. */
+static size_t path_weight(const struct gpath *p)
+{
+	return p->syms.len + (p->cond ? 100000 : 0);
+}
+
+/* Unconditional paths first, then fewest symbols; stable. */
 static void sort_paths(struct gpaths *all)
 {
 	int i, j;
@@ -919,10 +962,52 @@ static void sort_paths(struct gpaths *all)
 	for (i = 1; i < all->n; i++) {
 		struct gpath x = all->v[i];
 
-		for (j = i; j > 0 && all->v[j - 1].syms.len > x.syms.len; j--)
+		for (j = i; j > 0 && path_weight(&all->v[j - 1]) > path_weight(&x); j--)
 			all->v[j] = all->v[j - 1];
 		all->v[j] = x;
 	}
+}
+
+static void path_free(struct gpath *p)
+{
+	free(p->syms.s);
+	free(p->where.s);
+	free(p->cond);
+}
+
+/* The #if condition around line @line of @path, or NULL for none. */
+static char *cond_at(struct gctx *c, const char *path, int line)
+{
+	struct dchange ch = { .pos = line, .sign = '+', .text = "x" };
+	struct dfile df = { 0 };
+	char *cond = NULL, *b;
+	size_t len;
+
+	b = read_file(&c->t, path, &len);
+	if (!b)
+		return NULL;
+	df.ch.v = &ch;
+	df.ch.n = 1;
+	pp_conds(b, len, &df, &cond);
+	free(b);
+	if (cond && !*cond) {
+		free(cond);
+		cond = NULL;
+	}
+	return cond;
+}
+
+static char *cond_and(const char *a, const char *b)
+{
+	char *r;
+
+	if (!a && !b)
+		return NULL;
+	if (!a || !b)
+		return xstrdup(a ? a : b);
+	r = xmalloc(strlen(a) + strlen(b) + 16);
+	sprintf(r, "(%s) && (%s)", a, b);
+	return r;
 }
 
 /*
@@ -958,28 +1043,34 @@ static void file_paths(struct gctx *c, const char *path, int kind,
 			sort_paths(out);
 			return;
 		}
-		for (i = 0; i < out->n; i++) {
-			free(out->v[i].syms.s);
-			free(out->v[i].where.s);
-		}
+		for (i = 0; i < out->n; i++)
+			path_free(&out->v[i]);
 		out->n = 0;
 	}
 	if (idx < 0 || (kind != FK_C && kind != FK_H && kind != FK_S))
 		return;
 	{
-		/* breadth first through the includers */
-		int *queue = xmalloc(sizeof(int) * 4096), qh = 0, qt = 0;
+		/*
+		 * Breadth first through the includers, each with the #if
+		 * conditions of the #include lines on the way; stop at the
+		 * first file built always, unconditionally (a header of
+		 * include/linux has thousands of includers).
+		 */
+		int *queue = xmalloc(sizeof(int) * 4096), qh = 0, qt = 0, always = 0;
+		char **qcond = xcalloc(4096, sizeof(char *));
 		struct smap seen = { 0 };
 		struct gpaths all = { 0 };
 
 		queue[qt++] = idx;
 		smap_put(&seen, path, strlen(path), 1);
-		while (qh < qt && all.n < 256) {
-			int f = queue[qh++], k;
+		while (qh < qt && all.n < 256 && !always) {
+			int f = queue[qh], k;
+			char *fc = qcond[qh++];
 
-			for (k = c->radj_start[f]; k < c->radj_start[f + 1]; k++) {
+			for (k = c->radj_start[f]; k < c->radj_start[f + 1] && !always; k++) {
 				int inc = c->radj[k];
 				const struct file *fi = &c->t.files[inc];
+				char *ec, *acc;
 
 				if (smap_get(&seen, fi->path, fi->plen) >= 0)
 					continue;
@@ -989,47 +1080,61 @@ static void file_paths(struct gctx *c, const char *path, int kind,
 				    !strncmp(fi->path, "samples/", 8) ||
 				    !strncmp(fi->path, "usr/", 4))
 					continue;
+				ec = cond_at(c, fi->path, c->radj_line[k]);
+				acc = cond_and(ec, fc);
+				free(ec);
 				if (fi->kind == FK_C || fi->kind == FK_S) {
 					struct gpaths sub = { 0 };
 					char *o = obj_of(fi->path);
-					int m;
+					int m, built = 0;
 
 					chain(c, o, &none, &sub, 0);
 					free(o);
 					for (m = 0; m < sub.n; m++) {
 						if (sub.v[m].unbuilt) {
-							free(sub.v[m].syms.s);
-							free(sub.v[m].where.s);
+							path_free(&sub.v[m]);
 							continue;
 						}
+						built = 1;
 						sub.v[m].where.len = 0;
 						if (sub.v[m].where.s)
 							sub.v[m].where.s[0] = 0;
 						sb_addf(&sub.v[m].where, " via %s", fi->path);
+						sub.v[m].cond = acc ? xstrdup(acc) : NULL;
+						if (!sub.v[m].syms.len && !acc && !sub.v[m].unknown &&
+						    strncmp(fi->path, "arch/", 5))
+							always = 1;
 						vpush(all, sub.v[m]);
 					}
-					if (!sub.n || sub.v[0].unbuilt) {
+					if (!built && qt < 4096) {
 						/* an #included .c file: go on up */
-						if (qt < 4096)
-							queue[qt++] = inc;
+						qcond[qt] = acc ? xstrdup(acc) : NULL;
+						queue[qt++] = inc;
 					}
 					free(sub.v);
 				} else if (qt < 4096) {
+					qcond[qt] = acc ? xstrdup(acc) : NULL;
 					queue[qt++] = inc;
 				}
+				free(acc);
 			}
 		}
-		/* fewest symbols first, keep MAX_PATHS */
+		/* unconditional and fewest symbols first, keep MAX_PATHS */
 		sort_paths(&all);
 		for (i = 0; i < all.n; i++) {
-			if (out->n < MAX_PATHS && (i == 0 || strcmp(all.v[i].syms.s ? all.v[i].syms.s : "",
-				 out->v[out->n - 1].syms.s ? out->v[out->n - 1].syms.s : ""))) {
+			const struct gpath *last = out->n ? &out->v[out->n - 1] : NULL;
+
+			if (out->n < MAX_PATHS &&
+			    (!last || strcmp(all.v[i].syms.s ? all.v[i].syms.s : "",
+					     last->syms.s ? last->syms.s : "") ||
+			     strcmp(all.v[i].cond ? all.v[i].cond : "", last->cond ? last->cond : "")))
 				vpush(*out, all.v[i]);
-			} else {
-				free(all.v[i].syms.s);
-				free(all.v[i].where.s);
-			}
+			else
+				path_free(&all.v[i]);
 		}
+		for (i = 0; i < qt; i++)
+			free(qcond[i]);
+		free(qcond);
 		free(all.v);
 		free(queue);
 		smap_free(&seen);
@@ -1362,10 +1467,12 @@ static void report_file(struct gctx *c, struct dfile *df)
 		sb_addf(&j, ",\"n\":%d", i + 1);
 		out_json_kv(&j, "symbols", trimmed(&p->syms));
 		out_json_kv(&j, "where", trimmed(&p->where));
+		out_json_kv(&j, "cond", p->cond ? p->cond : "");
 		sb_addf(&j, ",\"unknown\":%d", p->unknown);
-		sb_addf(&h, "path\t%s\t%d\t%s\t%s%s", df->path, i + 1,
+		sb_addf(&h, "path\t%s\t%d\t%s\t%s%s\t%s", df->path, i + 1,
 			p->syms.len ? trimmed(&p->syms) : "-", trimmed(&p->where),
-			p->unknown ? " (a condition chopblock cannot read)" : "");
+			p->unknown ? " (a condition chopblock cannot read)" : "",
+			p->cond ? p->cond : "-");
 		emit(c, &j, &h);
 	}
 
@@ -1482,10 +1589,8 @@ static void report_file(struct gctx *c, struct dfile *df)
 		emit(c, &j, &h);
 		free(why.s);
 	}
-	for (i = 0; i < paths.n; i++) {
-		free(paths.v[i].syms.s);
-		free(paths.v[i].where.s);
-	}
+	for (i = 0; i < paths.n; i++)
+		path_free(&paths.v[i]);
 	free(paths.v);
 	for (i = 0; i < dbg.n; i++)
 		free(dbg.v[i].where);

@@ -216,7 +216,9 @@ sed -i -e 's/^int widget_modern;/int widget_modern = 1;/' \
 	-e 's/^int widget_foo;/int widget_foo = 1;/' \
 	-e 's/^\t!defined(CONFIG_WIDGET_FOO)$/\t!defined(CONFIG_WIDGET_FOO) \&\& 1/' "$G/drivers/widget/core.c"
 sed -i 's/WIDGET_WIDTH 4/WIDGET_WIDTH 8/' "$G/drivers/widget/widget.h"
-sed -i 's/= 1;/= 2;/' "$G/drivers/widget/foo_hw.c" "$G/drivers/widget/bar_helper.c" "$G/drivers/widget/board.c"
+sed -i 's/= 1;/= 2;/' "$G/drivers/widget/foo_hw.c" "$G/drivers/widget/bar_helper.c" "$G/drivers/widget/board.c" \
+	"$G/arch/aa/setup.c"
+sed -i 's/MODE 1/MODE 2/' "$G/drivers/widget/legacy.h"
 sed -i -e 's/depends on WIDGET_CORE && !WIDGET_LEGACY/depends on WIDGET_CORE/' \
 	-e 's/^# debugging$/# debugging options/' "$G/drivers/widget/Kconfig"
 git -C "$G" rm -q drivers/widget/gone.c
@@ -233,6 +235,10 @@ has "$T" "guards: Makefile guard and the directory's" "path${tab}drivers/widget/
 has "$T" "guards: a member of a composite object takes its guard" "path${tab}drivers/widget/foo_hw.c${tab}1${tab}WIDGET_FOO WIDGETS"
 has "$T" "guards: an ifdef block in a Makefile is a guard" "path${tab}drivers/widget/board.c${tab}1${tab}WIDGET_BOARD WIDGETS"
 has "$T" "guards: a header takes the guards of a file that includes it" "path${tab}drivers/widget/widget.h${tab}1${tab}WIDGET_" "via drivers/widget/"
+has "$T" "guards: a header's path through a conditional #include has its condition" \
+	"path${tab}drivers/widget/legacy.h${tab}1${tab}WIDGET_FOO WIDGETS${tab}via drivers/widget/foo_main.c${tab}(defined(CONFIG_WIDGET_LEGACY))"
+has "$T" "guards: a file of arch/aa/ is built for aa only" "path${tab}arch/aa/setup.c${tab}1${tab}AA${tab}arch/aa/Makefile:2"
+has "$T" "guards: and never on bb" "arch${tab}arch/aa/setup.c${tab}bb${tab}n${tab}"
 has "$T" "guards: a change in an #else branch" "span${tab}drivers/widget/core.c${tab}12${tab}12${tab}+1${tab}-1${tab}!(defined(CONFIG_WIDGET_LEGACY))"
 has "$T" "guards: a change under #ifdef DEBUG" "span${tab}drivers/widget/core.c${tab}16${tab}16${tab}+1${tab}-1${tab}(defined(DEBUG))"
 has "$T" "guards: a directive's continuation line sits outside its branch" "span${tab}drivers/widget/core.c${tab}21${tab}21${tab}+1${tab}-1${tab}-"
