@@ -127,7 +127,7 @@ for n in "${names[@]}"; do
 	i=$((i + 1))
 	k=$work/k$i
 	case $n in */*) dir=$n; n=$(basename "$n") ;; *) dir=$kernels_dir/$n ;; esac
-	arch=? state=
+	arch='?' state=
 	if [ -f "$dir/manifest" ]; then
 		arch=$(manifest "$dir" arch)
 		if [ "$(manifest "$dir" result)" = ok ]; then state=built; fi
@@ -166,16 +166,34 @@ for n in "${names[@]}"; do
 	grep -q '^CONFIG_COMPILE_TEST=y' "$config" && echo yes >"$k.ct" || echo no >"$k.ct"
 
 	if [ "$estimate" -eq 1 ]; then
+		# the #if conditions of paths through a conditional #include
+		awk -F'\t' '$1 == "path" && $6 != "" && $6 != "-" { printf "#if %s\nchopblock_path_%d\n#endif\n", $6, NR }' \
+			"$guards" >"$k.pc.c"
+		: >"$k.ptrue"
+		if [ -s "$k.pc.c" ]; then
+			mapfile -t args < <(arch_defines "$arch"
+				for m in $CMDLINE_MACROS; do echo "-U$m"; done
+				{ grep -o 'CONFIG_[A-Za-z0-9_]*' "$k.pc.c" || true; } | sort -u | while read -r c; do
+					grep -m1 -- "^-D$c=" "$k.defines" || echo "-U$c"
+				done)
+			unifdef -x2 "${args[@]}" "$k.pc.c" >"$k.pc.out" 2>"$k.u.err" ||
+				die "unifdef failed on the conditions of conditional #includes: $(head -n 3 "$k.u.err")"
+			awk '/^#if/ { d++ } /^#endif/ { d-- } /^chopblock_path_/ && !d { sub(/^chopblock_path_/, ""); print }' \
+				"$k.pc.out" >"$k.ptrue"
+		fi
 		# a file is compiled when every symbol of one of its paths is set
-		awk -F'\t' -v CONFIG="$config" -v DDEBUG="$k.ddebug" '
+		# (and the #if around its #include holds)
+		awk -F'\t' -v CONFIG="$config" -v DDEBUG="$k.ddebug" -v PTRUE="$k.ptrue" '
 		BEGIN {
 			printf "" > DDEBUG
 			while ((getline l < CONFIG) > 0)
 				if (l ~ /^CONFIG_[A-Za-z0-9_]*=[ym]$/) { n = l; sub(/^CONFIG_/, "", n); sub(/=.*/, "", n); on[n] = 1 }
+			while ((getline l < PTRUE) > 0) ptrue[l] = 1
 		}
 		$1 == "path" && !($2 in done) {
 			n = split($4 == "-" ? "" : $4, sym, " "); ok = 1
 			for (i = 1; i <= n; i++) if (!(sym[i] in on)) ok = 0
+			if ($6 != "" && $6 != "-" && !(NR in ptrue)) ok = 0
 			if (ok && $5 !~ /\(a condition/) { done[$2] = 1; print $2 "\t-" }
 		}
 		$1 == "debug" && $5 == "-DDEBUG" && ($3 in on) { print $2 "\t-DDEBUG" > DDEBUG }
@@ -267,7 +285,7 @@ nk=$i
 		}
 	}
 	$1 == "file" { nf++; fp[nf] = $2; ft[$2] = $3; fa[$2] = substr($4, 2); fr[$2] = substr($5, 2) }
-	$1 == "path" && !(($2) in firstpath) { firstpath[$2] = $4 }
+	$1 == "path" && !(($2) in firstpath) { firstpath[$2] = $4; firstcond[$2] = $6 }
 	$1 == "span" { ns[$2]++; sp[$2, ns[$2]] = $3 "\t" $4 "\t" substr($5, 2) + substr($6, 2) "\t" $7 "\t" $5 " " $6 }
 	$1 == "arch" { verdict[$2, $3] = $4; vsyms[$2, $3] = $5; vwhy[$2, $3] = $6 }
 	# why kernel k did not compile file p
@@ -283,12 +301,15 @@ nk=$i
 		if (v == "ct" && !kct[k]) return "only with COMPILE_TEST, which it does not set"
 		n = split(note[a], s, "\n")
 		for (i = 1; i <= n; i++)
-			if (index(s[i], p ":") == 1 || index(s[i], "(" p ")") || index(s[i], "(" p ":")) m = m (m ? "; " : "") s[i]
-		if (m != "") return m
+			if (index(s[i], p ": ") == 1 || index(s[i], "(" p "): ")) m = m (m ? "; " : "") s[i]
+		if (m != "") return "configs/coverage/" a ".config: " m
 		syms = vsyms[p, a]; if (syms == "" || syms == "-") syms = firstpath[p]
 		n = split(syms == "-" ? "" : syms, s, " ")
 		for (i = 1; i <= n; i++) if (!on[k, "CONFIG_" s[i]]) miss = miss " " s[i]
-		return miss != "" ? "its configuration lacks" miss : (EST ? "no guard path holds" : "not compiled (guards hold: a build problem?)")
+		if (miss != "") return "its configuration lacks" miss
+		if (firstcond[p] != "" && firstcond[p] != "-")
+			return "its #include sits in a branch this kernel does not take: " firstcond[p]
+		return EST ? "no guard path holds" : "no object was built from it, although its guard symbols are set"
 	}
 	END {
 		printf "  series               %d surviving files changed\n", nf
