@@ -24,6 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * The parser's API used here (conf_parse, conf_read, sym_find,
+ * sym_calc_value, sym_set_tristate_value, sym_clear_all_valid,
+ * sym_is_choice_value, expr_calc_value, expr_fprint, for_all_prompts,
+ * for_all_defaults, struct symbol's def/flags/dir_dep/rev_dep/prop) is
+ * the same in the 6.1 and 6.12 parsers; include it the way kconf.c does.
+ */
 #include "lkc.h"
 #include "chopblock.h"
 
