@@ -116,6 +116,21 @@ static void blame(const char *fmt, const char *name)
 	sb_addf(&why, fmt, name);
 }
 
+/* Blame an expression, as the Kconfig file spells it. */
+static void blame_expr(const char *fmt, struct expr *e)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (!fp)
+		return;
+	expr_fprint(e, fp);
+	fclose(fp);
+	blame(fmt, text);
+	free(text);
+}
+
 static int is_protected(struct symbol *s)
 {
 	return s->name && smap_get(&protect, s->name, strlen(s->name)) >= 0;
@@ -152,6 +167,7 @@ static int satisfy(struct expr *e, int depth)
 		if (satisfy(e->right.expr, depth) && expr_calc_value(e) != no)
 			return 1;
 		rollback(mark);
+		blame_expr("needs one of %s, and none can be met", e);
 		return 0;
 	case E_NOT:
 		return falsify(e->left.expr, depth);

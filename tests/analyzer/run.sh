@@ -280,7 +280,7 @@ has "$tmp/out" "enable: and says why" "fail${tab}WIDGET_FOO${tab}f${tab}needs WI
 status 0 "enable: a symbol that only a select sets" enable aa "need WIDGET_BAR_HELPER h"
 has "$tmp/out" "enable: through the symbol that selects it" "set${tab}WIDGET_BAR=y${tab}WIDGET_BAR_HELPER${tab}h"
 status 1 "enable: COMPILE_TEST, forbidden, is not taken" enable bb "need WIDGET_CORE c"
-has "$tmp/out" "enable: and says so" "needs COMPILE_TEST, which this configuration must not set"
+has "$tmp/out" "enable: and says which dependency failed" "needs one of HAS_WIDGET || COMPILE_TEST, and none can be met"
 status 1 "enable: a platform the base does not choose is not taken" enable aa "need WIDGET_BOARD b"
 has "$tmp/out" "enable: and says so" "needs the platform ARCH_AA_BOARD, which the base does not choose"
 status 0 "enable: a platform the base chooses" enable aa "base ARCH_AA_BOARD=y base" "need WIDGET_BOARD b"
