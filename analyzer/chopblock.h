@@ -222,5 +222,7 @@ int is_direct_prefix(const char *pfx);
 /* commands */
 int cmd_dead(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_guards(int argc, char **argv);
+int cmd_enable(int argc, char **argv);
 
 #endif

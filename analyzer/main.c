@@ -12,7 +12,10 @@ static void usage(FILE *f)
 {
 	fputs("usage: chopblock dead --tree DIR --remove-arch ARCH [--remove-arch ARCH ...]\n"
 	      "                      [--remove-symbol SYM ...] [--baseline DIR] [--json]\n"
-	      "       chopblock check --tree DIR [--baseline DIR] [--json]\n", f);
+	      "       chopblock check --tree DIR [--baseline DIR] [--json]\n"
+	      "       chopblock guards --tree DIR --diff FILE [--arch ARCH ...] [--json]\n"
+	      "       chopblock enable --tree DIR --arch ARCH --config FILE --requests FILE\n"
+	      "                        [--forbid SYM ...]\n", f);
 }
 
 int main(int argc, char **argv)
@@ -29,5 +32,9 @@ int main(int argc, char **argv)
 		return cmd_dead(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 2, argv + 2);
-	die("unknown command '%s' (use dead or check)", argv[1]);
+	if (!strcmp(argv[1], "guards"))
+		return cmd_guards(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "enable"))
+		return cmd_enable(argc - 2, argv + 2);
+	die("unknown command '%s' (use dead, check, guards or enable)", argv[1]);
 }

@@ -208,4 +208,93 @@ status 0 "check --baseline: #define-only symbol losing its #define is not new" \
 status 1 "check: the same tree without baseline reports it" "$cb" check --tree "$M2"
 has "$tmp/out" "check: the #define-only symbol is listed" "MASKED_THING"
 
+# ---- guards: what compiles the lines a series changes ----
+G=$tmp/guards
+cp -r "$trees/guards" "$G"
+git -C "$G" init -q && git -C "$G" add -A &&
+	git -C "$G" -c user.name=t -c user.email=t@t commit -qm base
+sed -i -e 's/^int widget_modern;/int widget_modern = 1;/' \
+	-e 's/^int widget_debug_check;/int widget_debug_check = 1;/' \
+	-e 's/^int widget_foo;/int widget_foo = 1;/' \
+	-e 's/^\t!defined(CONFIG_WIDGET_FOO)$/\t!defined(CONFIG_WIDGET_FOO) \&\& 1/' "$G/drivers/widget/core.c"
+sed -i 's/WIDGET_WIDTH 4/WIDGET_WIDTH 8/' "$G/drivers/widget/widget.h"
+sed -i 's/= 1;/= 2;/' "$G/drivers/widget/foo_hw.c" "$G/drivers/widget/bar_helper.c" "$G/drivers/widget/board.c" \
+	"$G/arch/aa/setup.c"
+sed -i 's/MODE 1/MODE 2/' "$G/drivers/widget/legacy.h"
+sed -i -e 's/depends on WIDGET_CORE && !WIDGET_LEGACY/depends on WIDGET_CORE/' \
+	-e 's/^# debugging$/# debugging options/' "$G/drivers/widget/Kconfig"
+git -C "$G" rm -q drivers/widget/gone.c
+git -C "$G" -c user.name=t -c user.email=t@t commit -qam tip
+git -C "$G" diff HEAD~1..HEAD >"$tmp/guards.diff"
+status 0 "guards runs on a synthetic series" \
+	"$cb" guards --tree "$G" --diff "$tmp/guards.diff" --arch aa --arch bb
+T=$tmp/guards.txt
+cp "$tmp/out" "$T"
+tab=$'\t'
+has "$T" "guards: a changed file is listed with its counts" "file${tab}drivers/widget/core.c${tab}c${tab}+4${tab}-4"
+hasnot "$T" "guards: a deleted file is not" "gone.c"
+has "$T" "guards: Makefile guard and the directory's" "path${tab}drivers/widget/core.c${tab}1${tab}WIDGET_CORE WIDGETS${tab}drivers/widget/Makefile:3 drivers/Makefile:2 Kbuild:2"
+has "$T" "guards: a member of a composite object takes its guard" "path${tab}drivers/widget/foo_hw.c${tab}1${tab}WIDGET_FOO WIDGETS"
+has "$T" "guards: an ifdef block in a Makefile is a guard" "path${tab}drivers/widget/board.c${tab}1${tab}WIDGET_BOARD WIDGETS"
+has "$T" "guards: a header takes the guards of a file that includes it" "path${tab}drivers/widget/widget.h${tab}1${tab}WIDGET_" "via drivers/widget/"
+has "$T" "guards: a header's path through a conditional #include has its condition" \
+	"path${tab}drivers/widget/legacy.h${tab}1${tab}WIDGET_FOO WIDGETS${tab}via drivers/widget/foo_main.c${tab}(defined(CONFIG_WIDGET_LEGACY))"
+has "$T" "guards: a file of arch/aa/ is built for aa only" "path${tab}arch/aa/setup.c${tab}1${tab}AA${tab}arch/aa/Makefile:2"
+has "$T" "guards: and never on bb" "arch${tab}arch/aa/setup.c${tab}bb${tab}n${tab}"
+has "$T" "guards: a change in an #else branch" "span${tab}drivers/widget/core.c${tab}12${tab}12${tab}+1${tab}-1${tab}!(defined(CONFIG_WIDGET_LEGACY))"
+has "$T" "guards: a change under #ifdef DEBUG" "span${tab}drivers/widget/core.c${tab}16${tab}16${tab}+1${tab}-1${tab}(defined(DEBUG))"
+has "$T" "guards: a directive's continuation line sits outside its branch" "span${tab}drivers/widget/core.c${tab}21${tab}21${tab}+1${tab}-1${tab}-"
+has "$T" "guards: #elif folds the branch before it, IS_ENABLED spelled out" \
+	"span${tab}drivers/widget/core.c${tab}24${tab}24${tab}" "!((defined(CONFIG_WIDGET_BAR) || defined(CONFIG_WIDGET_BAR_MODULE)) && !defined(CONFIG_WIDGET_FOO) && 1) && (defined(CONFIG_WIDGET_FOO))"
+has "$T" "guards: an include guard is no condition" "span${tab}drivers/widget/widget.h${tab}7${tab}7${tab}+1${tab}-1${tab}(defined(__aa__))"
+has "$T" "guards: a Kconfig change names the entry it edits" "span${tab}drivers/widget/Kconfig${tab}" "${tab}WIDGET_FOO"
+has "$T" "guards: a changed Kconfig comment edits no entry" "span${tab}drivers/widget/Kconfig${tab}" "${tab}-${tab}-"
+has "$T" "guards: a Makefile -DDEBUG switch" "debug${tab}drivers/widget/core.c${tab}WIDGET_DEBUG${tab}drivers/widget/Makefile:2${tab}-DDEBUG"
+has "$T" "guards: a DEBUG symbol of the subsystem's Kconfig" "debug${tab}drivers/widget/core.c${tab}WIDGET_DEBUG${tab}drivers/widget/Kconfig:"
+has "$T" "guards: buildable on aa" "arch${tab}drivers/widget/core.c${tab}aa${tab}y${tab}WIDGET_CORE WIDGETS${tab}-"
+has "$T" "guards: only with COMPILE_TEST on bb" "arch${tab}drivers/widget/core.c${tab}bb${tab}ct${tab}" "WIDGET_CORE only with COMPILE_TEST"
+has "$T" "guards: never on bb, and where it can be" "arch${tab}drivers/widget/board.c${tab}bb${tab}n${tab}" "WIDGET_BOARD needs another architecture (aa)"
+status 0 "guards --json runs" "$cb" guards --tree "$G" --diff "$tmp/guards.diff" --json
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" 2>/dev/null; then
+	ktap_pass "guards --json is valid JSON"
+else
+	ktap_fail "guards --json is valid JSON"
+fi
+status 2 "guards: an unknown architecture is an error" \
+	"$cb" guards --tree "$G" --diff "$tmp/guards.diff" --arch zz
+
+# ---- enable: what a configuration needs for the requested symbols ----
+: >"$tmp/empty.config"
+enable() { # ARCH REQUESTS... (one a line)
+	local a=$1
+	shift
+	printf '%s\n' "$@" >"$tmp/req"
+	"$cb" enable --tree "$trees/guards" --arch "$a" --config "$tmp/empty.config" --requests "$tmp/req" \
+		--forbid COMPILE_TEST
+}
+status 0 "enable: a symbol and its dependencies" enable aa "need WIDGET_FOO f"
+has "$tmp/out" "enable: the menu it is in" "set${tab}WIDGETS=y${tab}WIDGET_FOO${tab}f"
+has "$tmp/out" "enable: the symbol it depends on" "set${tab}WIDGET_CORE=y${tab}WIDGET_FOO${tab}f"
+has "$tmp/out" "enable: the symbol itself" "set${tab}WIDGET_FOO=y${tab}WIDGET_FOO${tab}f"
+status 1 "enable: a dependency on a symbol the base keeps off fails" \
+	enable aa "base WIDGET_LEGACY=y base" "need WIDGET_FOO f"
+has "$tmp/out" "enable: and says why" "fail${tab}WIDGET_FOO${tab}f${tab}needs WIDGET_LEGACY off, but this configuration sets it"
+status 0 "enable: a symbol that only a select sets" enable aa "need WIDGET_BAR_HELPER h"
+has "$tmp/out" "enable: through the symbol that selects it" "set${tab}WIDGET_BAR=y${tab}WIDGET_BAR_HELPER${tab}h"
+status 1 "enable: COMPILE_TEST, forbidden, is not taken" enable bb "need WIDGET_CORE c"
+has "$tmp/out" "enable: and says which dependency failed" "needs one of HAS_WIDGET || COMPILE_TEST, and none can be met"
+status 1 "enable: a platform the base does not choose is not taken" enable aa "need WIDGET_BOARD b"
+has "$tmp/out" "enable: and says so" "needs the platform ARCH_AA_BOARD, which the base does not choose"
+status 0 "enable: a platform the base chooses" enable aa "base ARCH_AA_BOARD=y base" "need WIDGET_BOARD b"
+status 0 "enable: a debug option whose dependency is off is skipped" enable aa "soft WIDGET_DEBUG d"
+has "$tmp/out" "enable: skipped, not chased" "skip${tab}WIDGET_DEBUG${tab}d"
+status 0 "enable: a debug option whose dependency holds is set" \
+	enable aa "base DEBUG_KERNEL=y base" "need WIDGET_CORE c" "soft WIDGET_DEBUG d"
+has "$tmp/out" "enable: set" "set${tab}WIDGET_DEBUG=y${tab}WIDGET_DEBUG${tab}d"
+status 0 "enable: try of an unknown symbol is no error" enable aa "try NO_SUCH_SYMBOL t"
+status 1 "enable: need of an unknown symbol is" enable aa "need NO_SUCH_SYMBOL t"
+status 0 "enable: what a symbol would undo is refused" \
+	enable aa "need WIDGET_FOO f" "try WIDGET_LEGACY l"
+has "$tmp/out" "enable: an earlier request keeps its symbol" "skip${tab}WIDGET_LEGACY${tab}l${tab}would change WIDGET_FOO"
+
 ktap_finished
