@@ -2,8 +2,8 @@
 /*
  * The one place where chopblock meets the differences between the Kconfig
  * parsers it compiles in: scripts/kconfig of Linux 6.1 up to 6.12.
- * kconf.c includes the parser's lkc.h through this header, and nothing
- * else of chopblock includes the parser.
+ * kconf.c and kenable.c include the parser's lkc.h through this header,
+ * and nothing else of chopblock includes the parser.
  *
  * The Makefile probes the parser's sources of the tree KSRC and passes:
  *

@@ -29,9 +29,10 @@
  * sym_calc_value, sym_set_tristate_value, sym_clear_all_valid,
  * sym_is_choice_value, expr_calc_value, expr_fprint, for_all_prompts,
  * for_all_defaults, struct symbol's def/flags/dir_dep/rev_dep/prop) is
- * the same in the 6.1 and 6.12 parsers; include it the way kconf.c does.
+ * the same in the 6.1 and 6.12 parsers; it comes through kcompat.h like
+ * everything else of the parser.
  */
-#include "lkc.h"
+#include "kcompat.h"
 #include "chopblock.h"
 
 /* the CC/LD that kconf.c's popen() override answers for */
