@@ -144,38 +144,16 @@ write_manifest building -
 # What was booted from the previous image is no longer this kernel's.
 rm -f "$logs/boot" "$logs/ktap-result.txt" "$logs/console.log"
 
+# The configuration step is harness/configure.sh's: base, fragments,
+# olddefconfig, and a stop naming every fragment line that did not take.
 log=$logs/config.log
-{
-	make "${make_args[@]}" "$K_BASE" &&
-	(cd "$tree" && ARCH=$arch scripts/kconfig/merge_config.sh -m \
-		-O "$kbuild" "$kbuild/.config" "${fragments[@]}") &&
-	make "${make_args[@]}" olddefconfig
-} >"$log" 2>&1 || {
-	tail_log "$log"
+"$h/configure.sh" --list "$list" --tree "$tree" --out "$kbuild" "$name" >"$log" 2>&1 || {
+	# configure.sh's last line says why: the lines that did not take,
+	# or the failed step after the tail of its log.
+	if grep -q ' did not take' "$log"; then grep '^chopblock: error: ' "$log" >&2; else tail_log "$log"; fi
 	write_manifest FAILED -
-	die "kernel configuration failed (full log: $log)"
+	exit 1
 }
-
-# Every CONFIG_FOO=val and "# CONFIG_FOO is not set" line must hold.
-missing=0
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=*)
-		sym=${line%%=*} want=$line ;;
-	"# CONFIG_"*" is not set")
-		sym=${line#\# }; sym=${sym%% *} want=$line ;;
-	*) continue ;;
-	esac
-	have=$(grep -E "^($sym=|# $sym is not set)" "$kbuild/.config" || true)
-	if [ "$have" != "$want" ] && ! { [ -z "$have" ] && [ "$want" = "# $sym is not set" ]; }; then
-		echo "chopblock: error: config symbol $sym did not take: requested '$want', got '${have:-undefined}'" >&2
-		missing=$((missing + 1))
-	fi
-done < <(cat "${fragments[@]}")
-if [ "$missing" -ne 0 ]; then
-	write_manifest FAILED -
-	die "$missing requested config symbol(s) did not take (see $log)"
-fi
 
 # Two kernel builds at once would only thrash two cores: serialize every
 # build on this machine (other clones and bisect runs alike: the lock is
