@@ -20,7 +20,7 @@
 #   why, or the symbols the configuration lacks.
 #
 # A KERNEL is a row of configs/kernels.list or a kernel directory (default:
-# the cover-* rows). One that is not built compiled nothing: the report
+# the rows with a coverage/ fragment: main, cover-arm64, cover-arm). One that is not built compiled nothing: the report
 # then says so for every file. With --estimate no build is needed: a file
 # counts as compiled when the kernel's configuration sets every symbol of
 # one of its guard paths (the .config of harness/configure.sh,
@@ -37,12 +37,15 @@
 #   --out FILE       the report (default build/coverage/report.txt)
 #   --min-lines PCT  exit 1 when fewer than PCT % of the changed lines of
 #                    the C files are compiled
+#   --all-compilable exit 1 when a file that one of the kernels' architectures
+#                    can compile (the analyzer's Kconfig model says so) was
+#                    compiled by none of them
 #   --help           this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=$TREE_DIR base_rev=$BASELINE_TAG tip=$SERIES_BRANCH guards= estimate=0
-kernels_dir=$KERNELS_DIR configs_dir=$BUILD_DIR/configs out= min_lines=
+kernels_dir=$KERNELS_DIR configs_dir=$BUILD_DIR/configs out= min_lines= all_compilable=0
 names=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--estimate) estimate=1 ;;
 	--out) out=${2:?--out needs a file}; shift ;;
 	--min-lines) min_lines=${2:?--min-lines needs a percentage}; shift ;;
+	--all-compilable) all_compilable=1 ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "coverage.sh: unknown option $1 (see --help)" ;;
 	*) names+=("$1") ;;
@@ -63,11 +67,9 @@ while [ $# -gt 0 ]; do
 done
 command -v unifdef >/dev/null || die "unifdef is missing (apt-get install unifdef)"
 if [ "${#names[@]}" -eq 0 ]; then
-	while IFS= read -r n; do
-		case $n in cover-*) names+=("$n") ;; esac
-	done < <(kernel_list)
+	mapfile -t names < <(coverage_kernels)
 fi
-[ "${#names[@]}" -gt 0 ] || die "coverage.sh: no kernel given and no cover-* row in $KERNELS_LIST"
+[ "${#names[@]}" -gt 0 ] || die "coverage.sh: no kernel given and no row with a coverage/ fragment in $KERNELS_LIST"
 work=$(mktemp -d "${TMPDIR:-/tmp}/chopblock-coverage.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 out=${out:-$BUILD_DIR/coverage/report.txt}
@@ -264,7 +266,7 @@ done
 nk=$i
 {
 	echo "chopblock coverage report ($(date -u +%Y-%m-%dT%H:%MZ))"
-	awk -F'\t' -v NK="$nk" -v W="$work" -v EST="$estimate" -v CFG="$CONFIG_DIR/coverage" -v MIN="${min_lines:-}" '
+	awk -F'\t' -v NK="$nk" -v W="$work" -v EST="$estimate" -v CFG="$CONFIG_DIR/coverage" -v MIN="${min_lines:-}" -v ALL="$all_compilable" '
 	function host(p) { return p ~ /^(tools|scripts|samples|usr)\// }
 	function code(t) { return t == "c" || t == "h" || t == "S" }
 	BEGIN {
@@ -364,6 +366,15 @@ nk=$i
 			if (!c) {
 				printf "  %s:\n", p; none = 0
 				for (k = 1; k <= NK; k++) printf "      %s: %s\n", kname[k], why(k, p)
+				# could the architecture of one of the kernels have?
+				for (k = 1; k <= NK; k++) {
+					a = karch[k]; v = verdict[p, a == "x86_64" ? "x86" : a]
+					if (v == "") v = verdict[p, a]
+					if (v == "y" || (v == "ct" && kct[k])) {
+						missed = missed "\n  " p " (" a " can build it)"
+						break
+					}
+				}
 				continue
 			}
 			for (j = 1; j <= ns[p]; j++) {
@@ -399,12 +410,15 @@ nk=$i
 			}
 		}
 		if (none) printf "  nothing\n"
+		printf "\nNot compiled although the architecture of a kernel can: %s\n", missed == "" ? "none" : missed
 		if (MIN != "" && cpct < MIN) { printf "\nchangedlines %.1f%% < %s%%\n", cpct, MIN; exit 3 }
+		if (ALL && missed != "") exit 4
 	}' "$guards"
 } >"$out" || rc=$?
 cat "$out"
 case ${rc:-0} in
 0) ;;
 3) die "fewer than $min_lines% of the changed lines of the C files are compiled" ;;
+4) die "a file that one of the kernels' architectures can compile was compiled by none (see $out)" ;;
 *) die "the coverage report failed" ;;
 esac

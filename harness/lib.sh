@@ -180,6 +180,16 @@ _kernel_rows() {
 	done <"$list"
 }
 
+# The rows of the kernel list that carry a coverage fragment
+# (configs/coverage/ARCH.config): the kernels harness/coverage.sh reports on.
+coverage_kernels() {
+	local n
+	for n in $(kernel_list); do
+		kernel_row "$n"
+		case " $K_FRAGMENTS" in *" $CONFIG_DIR/coverage/"*) echo "$n" ;; esac
+	done
+}
+
 # guest_tests ARCH GLOBS: the guest tests of a kernel (GLOBS is the tests
 # column: globs under guest/, or absolute), in order, as absolute paths; a
 # test whose header says "chopblock-arch: A B" runs only on those

@@ -46,6 +46,10 @@ rc=0
 "$h/kernel.sh" sh4-r2d >/dev/null || rc=$?
 boot_result=$(tail -n 1 "$sh4/logs/ktap-result.txt" 2>/dev/null || true)
 [ "$rc" -eq 0 ] || boot_result="FAILED: ${boot_result:-no KTAP} (console: $sh4/logs/console.log)"
+# The kernel boots only when compiled with the plugin of harness/sh4-gcc.sh.
+flags=$("$h/sh4-gcc.sh")
+[ -z "$flags" ] || grep -qF -- "$flags" "$sh4/kbuild/kernel/printk/.printk.o.cmd" ||
+	die "the sh4 kernel was not compiled with $flags"
 
 # 2. What each kernel compiled: the source of every object kbuild built
 # (the source_ line fixdep writes into each .o.cmd), relative to the tree.
@@ -229,6 +233,7 @@ done <"$out/sh4-only"
 	cat "$out/disagreements"
 } >"$report"
 cat "$report"
-[ "$rc" -eq 0 ] || die "the sh4 guest failed (console: $sh4/logs/console.log)"
+[ "$rc" -eq 0 ] && [ "$boot_result" = "5 passed, 0 failed" ] ||
+	die "the sh4 guest: $boot_result (console: $sh4/logs/console.log)"
 [ "$unexplained" -eq 0 ] && [ "$kept" -eq 0 ] && [ ! -s "$out/others-deleted" ] ||
 	die "the sh4 ground truth disagrees with the analyzer or the series (see $report)"

@@ -83,6 +83,20 @@ echo "$out" | tail -n 1 | grep -q '^chopblock: error: fewer than 60% of the chan
 	fail "--min-lines: unexpected last line: $(echo "$out" | tail -n 1)"
 ok "--min-lines fails below the threshold"
 
+report --all-compilable k1 >/dev/null 2>&1 ||
+	fail "--all-compilable failed although k1 compiled every file x86_64 can build"
+has "Not compiled although the architecture of a kernel can: none"
+ok "--all-compilable passes when only other architectures' files are left"
+# k4: an x86_64 kernel that compiled nothing of the series.
+mkdir -p "$s/kernels/k4/kbuild"
+printf 'name=k4\narch=x86_64\ntree=/src/tree\nkbuild=%s\nresult=ok\n' "$s/kernels/k4/kbuild" >"$s/kernels/k4/manifest"
+printf 'CONFIG_FOO=y\n' >"$s/kernels/k4/kbuild/.config"
+out=$(report --all-compilable k4 2>&1) && fail "--all-compilable passed although drv/a.c, which x86_64 can build, was not compiled"
+echo "$out" | tail -n 1 | grep -q "^chopblock: error: a file that one of the kernels' architectures can compile was compiled by none" ||
+	fail "--all-compilable: unexpected last line: $(echo "$out" | tail -n 1)"
+has "  drv/a.c (x86_64 can build it)"
+ok "--all-compilable fails on a file x86_64 could compile, and names it"
+
 report k2 >/dev/null || fail "coverage.sh failed with no kernel built"
 has "compiled by any kernel            0 of 2"
 has "changed lines compiled            0 of 11 (0.0%)"
