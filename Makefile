@@ -40,10 +40,16 @@ bench: deps tree analyzer
 	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine bench
 	$(H)/bench-pktcdvd.sh
 
-# Build the main kernel's configuration (x86_64) after every patch of the
-# series: proves bisectability. Too slow for every CI run.
-bisect: deps tree
-	$(H)/bisect.sh
+# After every patch of the series: chopblock check against the baseline
+# (static, every commit even after a failure), then the builds of the
+# x86_64 and arm64 coverage configurations (main, cover-arm64). Too slow
+# for every CI run.
+bisect: deps tree analyzer
+	rc=0; \
+	$(H)/static-bisect.sh --keep-going || rc=1; \
+	$(H)/bisect.sh main || rc=1; \
+	$(H)/bisect.sh cover-arm64 || rc=1; \
+	exit $$rc
 
 # The cross-architecture build matrix (the kernels of group "matrix" in
 # configs/kernels.list, pristine and patched), the arm64 boot, and the sh4

@@ -7,7 +7,7 @@
 # configs/kernels.list (default main, the x86_64 harness configuration) at
 # the pristine baseline and after every patch, incrementally in a worktree
 # and kernel directory of its own (build/bisect). Stops at the first patch
-# that breaks the build, naming it. Report: build/bisect/report.txt.
+# that breaks the build, naming it. Report: build/bisect/report-NAME.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
@@ -24,7 +24,7 @@ if [ ! -d "$wt" ]; then
 fi
 commits=$(git -C "$TREE_DIR" rev-list --reverse "$BASELINE_TAG..$SERIES_BRANCH")
 total=$(echo "$commits" | grep -c . || true)
-report=$BUILD_DIR/bisect/report.txt
+report=$BUILD_DIR/bisect/report-$name.txt
 : >"$report"
 i=0
 for c in $(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}") $commits; do

@@ -128,9 +128,54 @@ machine_args() {
 	printf '%s\n' -append "console=$console panic=-1 rdinit=/init${append:+ $append}"
 	for a in $extra; do
 		a=${a//\{disk\}/$disk}
+		a=${a//\{dtb\}/$guest/machine.dtb}
 		printf '%s\n' "${a//\{cd\}/$guest/cd.img}"
 	done
 	printf '%s\n' -serial "file:$CONSOLE"
+}
+
+# The compatible strings of the drivers the series touched that this
+# kernel compiled (its tree's diff against the baseline, the sources its
+# .o.cmd files name): one device-tree node each makes their probe paths
+# run at boot as far as they can without the hardware.
+touched_compatibles() {
+	local tree kbuild f
+	tree=$(manifest "$kdir" tree) kbuild=$(manifest "$kdir" kbuild)
+	git -C "$tree" diff --name-only "$BASELINE_TAG" HEAD -- '*.c' 2>/dev/null |
+	while IFS= read -r f; do
+		[ -f "$kbuild/$(dirname "$f")/.$(basename "${f%.c}").o.cmd" ] || continue
+		grep -o 'compatible *= *"[^"]*"' "$tree/$f" | sed 's/.*"\(.*\)"/\1/'
+	done | LC_ALL=C sort -u
+}
+
+# An architecture whose QEMU arguments name {dtb} boots with QEMU's own
+# device tree (-machine dumpdtb) plus a node for each compatible of
+# touched_compatibles: guest/machine.dtb, its source machine.dts beside it.
+make_dtb() {
+	local disk=$1 a dargs=() skip=0 n=0 c
+	command -v dtc >/dev/null || die "dtc is missing (install device-tree-compiler)"
+	while IFS= read -r a; do
+		if [ "$skip" -eq 1 ]; then skip=0; continue; fi
+		if [ "$a" = -dtb ]; then skip=1; continue; fi
+		dargs+=("$a")
+	done < <(machine_args tcg "$disk")
+	"$qemu_bin" -accel tcg -nodefaults -no-user-config -display none \
+		"${dargs[@]}" -machine dumpdtb="$guest/qemu.dtb" >"$logs/dumpdtb.log" 2>&1 ||
+		{ tail_log "$logs/dumpdtb.log"; die "QEMU did not dump its device tree"; }
+	{
+		dtc -q -I dtb -O dts "$guest/qemu.dtb" || die "dtc cannot read QEMU's device tree"
+		echo
+		echo "/* chopblock: the touched drivers this kernel compiled */"
+		echo "/ {"
+		while IFS= read -r c; do
+			echo "	chopblock-$n { compatible = \"$c\"; };"
+			n=$((n + 1))
+		done < <(touched_compatibles)
+		echo "};"
+	} >"$guest/machine.dts"
+	dtc -q -I dts -O dtb -o "$guest/machine.dtb" "$guest/machine.dts" ||
+		die "dtc cannot compile $guest/machine.dts"
+	info "boot: device tree with $(grep -c '^	chopblock-' "$guest/machine.dts") node(s) for touched drivers ($guest/machine.dts)"
 }
 
 elapsed() { printf %.2f "$(echo "$(date +%s.%N) - $1" | bc)"; }
@@ -194,6 +239,7 @@ boot_once() {
 	return 0
 }
 
+case " $(arch_fact "$ARCH" args) " in *"{dtb}"*) make_dtb "$guest/disk.img" ;; esac
 if ! boot_once "$accel"; then
 	info "boot: KVM did not run the kernel to userspace in ${KVM_GRACE}s$(grep -m1 -o ': KVM internal error.*' "$logs/qemu.log"); using TCG"
 	remember_kvm tcg
