@@ -47,6 +47,7 @@
 
 #define MRE_BLOCK		2048
 #define MRE_PROFILE_CD_ROM	0x0008
+#define MRE_PROFILE_CD_R	0x0009
 #define MRE_PROFILE_CD_RW	0x000a
 #define MRE_PROFILE_DVD_ROM	0x0010
 #define MRE_PROFILE_DVD_PLUS_RW	0x001a
@@ -71,7 +72,11 @@ MODULE_PARM_DESC(size_mb, "Disc size in MiB (1-2048, default 64)");
 
 static unsigned int profile = MRE_PROFILE_CD_RW;
 module_param(profile, uint, 0444);
-MODULE_PARM_DESC(profile, "Current profile: 0xa (CD-RW, default) or 0x1a (DVD+RW)");
+MODULE_PARM_DESC(profile, "Current profile: 0xa (CD-RW, default) or 0x1a (DVD+RW); 0x8 (CD-ROM) and 0x9 (CD-R) for tests of a writer's refusal");
+
+static bool fixed_packets = true;
+module_param(fixed_packets, bool, 0444);
+MODULE_PARM_DESC(fixed_packets, "CD-RW: the track is formatted for fixed packets (default), else for variable packets");
 
 static unsigned int packet_blocks;
 module_param(packet_blocks, uint, 0444);
@@ -99,6 +104,7 @@ struct mre {
 	struct device *root;
 	struct dentry *dbg;
 	u8 *disc;
+	bool erasable;		/* CD-RW, DVD+RW */
 	u32 blocks;		/* capacity in 2 KiB blocks */
 	u32 packet;		/* fixed packet size in blocks */
 	u16 profile;
@@ -350,7 +356,7 @@ static void mre_get_configuration(struct mre *d, struct scsi_cmnd *cmd)
 		.start = get_unaligned_be16(&cdb[2]),
 	};
 	u8 cd = d->cd ? F_CUR : 0, dvd = d->cd ? 0 : F_CUR;
-	u8 f[16];
+	u8 f[20];
 
 	if ((cdb[1] & ~0x03) || c.rt == 3) {
 		mre_bad_cdb(d, cmd);
@@ -364,10 +370,12 @@ static void mre_get_configuration(struct mre *d, struct scsi_cmnd *cmd)
 	put_unaligned_be16(MRE_PROFILE_DVD_ROM, &f[4]);
 	f[6] = 0; f[7] = 0;
 	put_unaligned_be16(MRE_PROFILE_CD_RW, &f[8]);
-	f[10] = cd; f[11] = 0;
-	put_unaligned_be16(MRE_PROFILE_CD_ROM, &f[12]);
-	f[14] = 0; f[15] = 0;
-	mre_feature(&c, 0x0000, F_PERS | F_CUR, f, 16);
+	f[10] = d->profile == MRE_PROFILE_CD_RW; f[11] = 0;
+	put_unaligned_be16(MRE_PROFILE_CD_R, &f[12]);
+	f[14] = d->profile == MRE_PROFILE_CD_R; f[15] = 0;
+	put_unaligned_be16(MRE_PROFILE_CD_ROM, &f[16]);
+	f[18] = d->profile == MRE_PROFILE_CD_ROM; f[19] = 0;
+	mre_feature(&c, 0x0000, F_PERS | F_CUR, f, 20);
 
 	/* Core: SCSI physical interface. */
 	memset(f, 0, 8);
@@ -446,9 +454,11 @@ static void mre_read_disc_info(struct mre *d, struct scsi_cmnd *cmd)
 	put_unaligned_be16(32, &r[0]);
 	/*
 	 * Erasable; a formatted CD-RW is an incomplete disc whose last session
-	 * is incomplete, a formatted DVD+RW a complete disc.
+	 * is incomplete, a formatted DVD+RW a complete disc. A CD-R is not
+	 * erasable, a CD-ROM not erasable and complete.
 	 */
-	r[2] = 0x10 | (d->cd ? 0x05 : 0x0e);
+	r[2] = (d->erasable ? 0x10 : 0) |
+		(d->cd && d->profile != MRE_PROFILE_CD_ROM ? 0x05 : 0x0e);
 	r[3] = 1;			/* first track on disc */
 	r[4] = 1;			/* sessions */
 	r[5] = 1;			/* first track in last session */
@@ -492,10 +502,10 @@ static void mre_read_track_info(struct mre *d, struct scsi_cmnd *cmd)
 	put_unaligned_be16(34, &r[0]);
 	r[2] = 1;			/* track */
 	r[3] = 1;			/* session */
-	if (d->cd) {
+	if (d->cd && d->profile != MRE_PROFILE_CD_ROM) {
 		r[5] = 0x05;		/* data track, recorded incrementally */
 		/* RT, Packet, FP, data mode 1: a formatted fixed-packet track */
-		r[6] = 0x80 | 0x20 | 0x10 | 0x01;
+		r[6] = 0x80 | 0x20 | (fixed_packets ? 0x10 : 0) | 0x01;
 	} else {
 		r[5] = 0x04;		/* data track */
 		r[6] = 0x01;		/* data mode 1 */
@@ -1046,14 +1056,15 @@ static int __init mre_init(void)
 	struct mre *d;
 	int ret;
 
-	if (profile != MRE_PROFILE_CD_RW && profile != MRE_PROFILE_DVD_PLUS_RW) {
-		pr_err("profile 0x%x is not CD-RW (0xa) or DVD+RW (0x1a)\n",
+	if (profile != MRE_PROFILE_CD_RW && profile != MRE_PROFILE_DVD_PLUS_RW &&
+	    profile != MRE_PROFILE_CD_ROM && profile != MRE_PROFILE_CD_R) {
+		pr_err("profile 0x%x is not CD-RW (0xa), DVD+RW (0x1a), CD-ROM (0x8) or CD-R (0x9)\n",
 		       profile);
 		return -EINVAL;
 	}
 	if (!packet_blocks)
-		packet_blocks = profile == MRE_PROFILE_CD_RW ? 32 :
-			MRE_DVD_ECC_BLOCKS;
+		packet_blocks = profile == MRE_PROFILE_DVD_PLUS_RW ?
+			MRE_DVD_ECC_BLOCKS : 32;
 	if (!is_power_of_2(packet_blocks) || packet_blocks > 256) {
 		pr_err("packet_blocks %u is not a power of two up to 256\n",
 		       packet_blocks);
@@ -1077,7 +1088,9 @@ static int __init mre_init(void)
 	d = shost_priv(shost);
 	d->shost = shost;
 	d->profile = profile;
-	d->cd = profile == MRE_PROFILE_CD_RW;
+	d->cd = profile != MRE_PROFILE_DVD_PLUS_RW;
+	d->erasable = profile == MRE_PROFILE_CD_RW ||
+		profile == MRE_PROFILE_DVD_PLUS_RW;
 	d->packet = packet_blocks;
 	d->blocks = rounddown(size_mb * (SZ_1M / MRE_BLOCK), d->packet);
 	d->read_speed = 0xffff;
@@ -1106,7 +1119,10 @@ static int __init mre_init(void)
 	mre_host = shost;
 	scsi_scan_host(shost);
 	pr_info("%s disc of %u blocks, packets of %u blocks, on host%u\n",
-		d->cd ? "CD-RW" : "DVD+RW", d->blocks, d->packet,
+		d->profile == MRE_PROFILE_CD_RW ? "CD-RW" :
+		d->profile == MRE_PROFILE_CD_R ? "CD-R" :
+		d->profile == MRE_PROFILE_CD_ROM ? "CD-ROM" : "DVD+RW",
+		d->blocks, d->packet,
 		shost->host_no);
 	return 0;
 
