@@ -544,11 +544,18 @@ static int setup_speed(struct drive *d)
 		p = &buf[8 + d->mode_offset];
 		plen = p[1];
 		if (plen >= 20) {
+			uint16_t max_read = get_be16(&p[8]);
+
+			max = get_be16(&p[18]);
 			d->old_read_speed = get_be16(&p[14]);
 			d->old_write_speed = plen >= 30 ? get_be16(&p[28]) :
 				get_be16(&p[20]);
+			/* At its maximum: "as fast as it can", as it was. */
+			if (d->old_read_speed >= max_read)
+				d->old_read_speed = 0xffff;
+			if (d->old_write_speed >= max)
+				d->old_write_speed = 0xffff;
 			d->speed_saved = true;
-			max = get_be16(&p[18]);
 		}
 		if (plen >= 36 && get_be16(&p[30]) && 8 + d->mode_offset + 36 <= len)
 			max = get_be16(&p[34]);

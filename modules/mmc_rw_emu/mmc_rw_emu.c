@@ -1012,9 +1012,14 @@ static int mre_stats_show(struct seq_file *m, void *unused)
 {
 	struct mre *d = m->private;
 	struct mre_stats s;
+	u16 read_speed, write_speed;
+	bool prevent;
 
 	mutex_lock(&d->lock);
 	s = d->st;
+	prevent = d->prevent;
+	read_speed = d->read_speed;
+	write_speed = d->write_speed;
 	mutex_unlock(&d->lock);
 	seq_printf(m, "profile 0x%04x\n", d->profile);
 	seq_printf(m, "blocks %u\n", d->blocks);
@@ -1032,6 +1037,9 @@ static int mre_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "writes_partial_packet %llu\n", s.writes_partial_packet);
 	seq_printf(m, "syncs %llu\n", s.syncs);
 	seq_printf(m, "mode_selects %llu\n", s.mode_selects);
+	seq_printf(m, "door_locked %u\n", prevent);
+	seq_printf(m, "read_speed %u\n", read_speed);
+	seq_printf(m, "write_speed %u\n", write_speed);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mre_stats);
