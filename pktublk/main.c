@@ -427,7 +427,7 @@ teardown:
 		snprintf(path, sizeof(path), LINK_DIR "/%s", su->name);
 		unlink(path);
 	}
-	server_stop(srv ? srv : NULL);
+	server_stop(srv);
 	if (prepared)
 		mmc_release(&d);
 	server_destroy(srv);

@@ -702,6 +702,8 @@ void server_stop(struct server *s)
 {
 	int ret;
 
+	if (!s)
+		return;
 	if (s->added) {
 		ret = ctrl_cmd(&s->ctrl, s->ctrl_fd, UBLK_U_CMD_STOP_DEV,
 			       s->dev_id, NULL, 0, 0);
