@@ -127,15 +127,17 @@ static int take_lock(const char *path, int *fdp)
 	return 0;
 }
 
-/* Is a lock file held (by a live daemon)? */
+/* Is a lock file held (by a live daemon)? A missing one is not. */
 static bool lock_held(const char *path)
 {
-	int fd;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool held;
 
-	if (take_lock(path, &fd))
-		return access(path, F_OK) == 0;
+	if (fd < 0)
+		return false;
+	held = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
 	close(fd);
-	return false;
+	return held;
 }
 
 struct state {
@@ -303,6 +305,13 @@ static int run_daemon(struct setup *su)
 	d.fd = -1;
 	d.timeout_ms = 30000;
 
+	/* A stop request during the set up is served once it is done. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+
 	path_of(path, sizeof(path), su->name, ".lock");
 	ret = take_lock(path, &su->name_lock);
 	if (ret) {
@@ -384,11 +393,6 @@ static int run_daemon(struct setup *su)
 	}
 	prepared = true;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
 	ret = server_start(srv, su->why, sizeof(su->why));
 	if (ret)
 		goto fail;
@@ -433,7 +437,7 @@ teardown:
 	server_destroy(srv);
 	if (d.fd >= 0)
 		close(d.fd);
-	if (ret || linked) {
+	if (su->name_lock >= 0) {
 		path_of(path, sizeof(path), su->name, ".state");
 		unlink(path);
 	}
