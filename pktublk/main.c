@@ -68,12 +68,13 @@ void note(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " [-f] [-w USEC] [-q DEPTH] NAME DEVICE  set up " LINK_DIR "/NAME on DEVICE\n"
+		"usage: " PROG " [-f] [-w USEC] [-q DEPTH] [-t SEC] NAME DEVICE  set up " LINK_DIR "/NAME on DEVICE\n"
 		"       " PROG " -d NAME                                tear NAME down\n"
 		"       " PROG " -s                                     show what is set up\n"
 		"  -f        stay in the foreground (for a service manager), log to stderr\n"
 		"  -w USEC   gather window of a partial packet (default 5000)\n"
-		"  -q DEPTH  requests in flight (default 32)\n");
+		"  -q DEPTH  requests in flight (default 32)\n"
+		"  -t SEC    timeout of a read or write command (default 30)\n");
 }
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
@@ -232,6 +233,7 @@ struct setup {
 	const char *name;
 	const char *device;
 	bool foreground;
+	unsigned int timeout_s;		/* of a READ or WRITE */
 	struct server_opts opts;
 	int report_fd;			/* the waiting command line */
 	int name_lock;
@@ -303,7 +305,7 @@ static int run_daemon(struct setup *su)
 
 	memset(&d, 0, sizeof(d));
 	d.fd = -1;
-	d.timeout_ms = 30000;
+	d.timeout_ms = su->timeout_s * 1000;
 
 	/* A stop request during the set up is served once it is done. */
 	sigemptyset(&set);
@@ -603,12 +605,13 @@ int main(int argc, char **argv)
 	struct setup su = {
 		.opts = { .queue_depth = 32, .gather_us = 5000 },
 		.report_fd = -1, .name_lock = -1, .drive_lock = -1,
+		.timeout_s = 30,
 	};
 	const char *del = NULL;
 	bool list = false;
 	int c;
 
-	while ((c = getopt(argc, argv, "d:sfw:q:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:sfw:q:t:h")) != -1) {
 		switch (c) {
 		case 'd':
 			del = optarg;
@@ -626,6 +629,9 @@ int main(int argc, char **argv)
 		case 'q':
 			su.opts.queue_depth = number(optarg, 1, 256,
 						     "the queue depth");
+			break;
+		case 't':
+			su.timeout_s = number(optarg, 1, 3600, "the timeout");
 			break;
 		case 'h':
 			usage(stdout);

@@ -638,25 +638,40 @@ void mmc_release(struct drive *d)
 	d->speed_saved = false;
 }
 
-int mmc_read(struct drive *d, uint32_t lba, uint32_t frames, void *buf)
+/*
+ * A UNIT ATTENTION (a reset, a power event) means the command was not
+ * executed: send it again, a few times. Any other failure is the caller's.
+ */
+static int mmc_rw(struct drive *d, uint8_t op, uint32_t lba, uint32_t frames,
+		  void *buf)
 {
-	uint8_t cdb[10] = { OP_READ_10 };
+	uint8_t cdb[10] = { op };
+	int i, ret;
 
 	put_be32(&cdb[2], lba);
 	put_be16(&cdb[7], frames);
-	return mmc_cmd(d, cdb, sizeof(cdb), DIR_IN, buf, frames * FRAME_SIZE,
-		       d->timeout_ms);
+	for (i = 0; i < 4; i++) {
+		ret = mmc_cmd(d, cdb, sizeof(cdb),
+			      op == OP_READ_10 ? DIR_IN : DIR_OUT, buf,
+			      frames * FRAME_SIZE, d->timeout_ms);
+		if (ret != -EIO || d->last.key != 0x06)
+			break;
+		note("unit attention (%02x/%02x) on a %s at %u: again",
+		     d->last.asc, d->last.ascq,
+		     op == OP_READ_10 ? "read" : "write", lba);
+	}
+	return ret;
+}
+
+int mmc_read(struct drive *d, uint32_t lba, uint32_t frames, void *buf)
+{
+	return mmc_rw(d, OP_READ_10, lba, frames, buf);
 }
 
 int mmc_write(struct drive *d, uint32_t lba, uint32_t frames,
 	      const void *buf)
 {
-	uint8_t cdb[10] = { OP_WRITE_10 };
-
-	put_be32(&cdb[2], lba);
-	put_be16(&cdb[7], frames);
-	return mmc_cmd(d, cdb, sizeof(cdb), DIR_OUT, (void *)buf,
-		       frames * FRAME_SIZE, d->timeout_ms);
+	return mmc_rw(d, OP_WRITE_10, lba, frames, (void *)buf);
 }
 
 int mmc_sync_cache(struct drive *d)

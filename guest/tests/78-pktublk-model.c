@@ -246,7 +246,8 @@ int main(void)
 	}
 	ok("%s", cmd);
 
-	model = malloc(len);
+	if (posix_memalign((void **)&model, 4096, len))
+		model = NULL;
 	fd = open(DEV, O_RDWR | O_DIRECT);
 	if (!model || fd < 0 || pread(fd, model, len, 0) != (ssize_t)len) {
 		fail_errno("reading the area through " DEV);

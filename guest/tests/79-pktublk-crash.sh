@@ -54,8 +54,8 @@ echo "daemon pid $pid, device $ublk"
 	i=1
 	while [ $i -lt 400 ]; do
 		block $i >/tmp/blk
-		dd if=/tmp/blk of=$PKT bs=6144 seek=$i count=1 oflag=direct,dsync \
-			conv=notrunc 2>/dev/null || exit 0
+		dd if=/tmp/blk of=$PKT bs=6144 seek=$i count=1 oflag=direct \
+			conv=notrunc,fsync 2>/dev/null || exit 0
 		echo $i >>/tmp/acked
 		i=$((i + 1))
 	done

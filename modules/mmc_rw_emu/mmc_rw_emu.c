@@ -29,6 +29,7 @@
 
 #include <linux/cdrom.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -97,6 +98,23 @@ struct mre_stats {
 	u64 writes_partial_packet;
 	u64 syncs;
 	u64 mode_selects;
+	u64 writes_failed;	/* injected medium errors */
+	u64 faults_injected;
+};
+
+/*
+ * Faults to inject, set through debugfs mmc_rw_emu/faults: the next
+ * write_errors WRITEs end with MEDIUM ERROR, WRITE ERROR (3/0C/00) and
+ * write nothing; the next command after unit_attention is set ends with
+ * UNIT ATTENTION, POWER ON OR RESET (6/29/00); the next delay_count
+ * WRITEs are executed only after delay_ms, which may be longer than the
+ * initiator's timeout (the abort handler then waits for the command).
+ */
+struct mre_faults {
+	u32 write_errors;
+	bool unit_attention;
+	u32 delay_ms;
+	u32 delay_count;
 };
 
 struct mre {
@@ -116,6 +134,7 @@ struct mre {
 	u16 write_speed;
 	u8 wparams[2 + MRE_WP_PAGE_LEN];
 	struct mre_stats st;
+	struct mre_faults faults;
 	u64 opcodes[256];
 	u8 resp[MRE_RESP_MAX];
 };
@@ -297,6 +316,13 @@ static void mre_rw(struct mre *d, struct scsi_cmnd *cmd, bool write, u32 lba,
 		goto rejected;
 	}
 	p = d->disc + (size_t)lba * MRE_BLOCK;
+	if (write && d->faults.write_errors) {
+		d->faults.write_errors--;
+		d->st.faults_injected++;
+		d->st.writes_failed++;
+		mre_sense(d, cmd, MEDIUM_ERROR, 0x0c, 0);
+		return;
+	}
 	if (write) {
 		scsi_sg_copy_to_buffer(cmd, p, bytes);
 		d->st.writes++;
@@ -974,15 +1000,42 @@ static void mre_execute(struct mre *d, struct scsi_cmnd *cmd)
 static int mre_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 {
 	struct mre *d = shost_priv(shost);
+	u8 op = cmd->cmnd[0];
 
 	mutex_lock(&d->lock);
 	d->st.commands++;
-	d->opcodes[cmd->cmnd[0]]++;
+	d->opcodes[op]++;
 	cmd->result = 0;
-	mre_execute(d, cmd);
+	if (d->faults.delay_count && (op == WRITE_10 || op == WRITE_12)) {
+		d->faults.delay_count--;
+		d->st.faults_injected++;
+		msleep(d->faults.delay_ms);
+	}
+	if (d->faults.unit_attention && op != INQUIRY &&
+	    op != REQUEST_SENSE && op != REPORT_LUNS) {
+		d->faults.unit_attention = false;
+		d->st.faults_injected++;
+		mre_sense(d, cmd, UNIT_ATTENTION, 0x29, 0);
+	} else {
+		mre_execute(d, cmd);
+	}
 	mutex_unlock(&d->lock);
 	scsi_done(cmd);
 	return 0;
+}
+
+/*
+ * A command timed out (an injected delay): it runs to its end in
+ * queuecommand under the lock, whose scsi_done() is then ignored; once the
+ * lock is free there is nothing left to abort.
+ */
+static int mre_eh_abort(struct scsi_cmnd *cmd)
+{
+	struct mre *d = shost_priv(cmd->device->host);
+
+	mutex_lock(&d->lock);
+	mutex_unlock(&d->lock);
+	return SUCCESS;
 }
 
 static int mre_device_configure(struct scsi_device *sdev,
@@ -1000,6 +1053,7 @@ static const struct scsi_host_template mre_sht = {
 	.queuecommand		= mre_queuecommand,
 	.device_configure	= mre_device_configure,
 	.queuecommand_may_block	= 1,
+	.eh_abort_handler	= mre_eh_abort,
 	.can_queue		= 16,
 	.cmd_per_lun		= 16,
 	.this_id		= -1,
@@ -1037,6 +1091,8 @@ static int mre_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "writes_partial_packet %llu\n", s.writes_partial_packet);
 	seq_printf(m, "syncs %llu\n", s.syncs);
 	seq_printf(m, "mode_selects %llu\n", s.mode_selects);
+	seq_printf(m, "writes_failed %llu\n", s.writes_failed);
+	seq_printf(m, "faults_injected %llu\n", s.faults_injected);
 	seq_printf(m, "door_locked %u\n", prevent);
 	seq_printf(m, "read_speed %u\n", read_speed);
 	seq_printf(m, "write_speed %u\n", write_speed);
@@ -1057,6 +1113,65 @@ static int mre_opcodes_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mre_opcodes);
+
+static int mre_faults_show(struct seq_file *m, void *unused)
+{
+	struct mre *d = m->private;
+	struct mre_faults f;
+
+	mutex_lock(&d->lock);
+	f = d->faults;
+	mutex_unlock(&d->lock);
+	seq_printf(m, "write_error %u\n", f.write_errors);
+	seq_printf(m, "unit_attention %u\n", f.unit_attention);
+	seq_printf(m, "delay %u %u\n", f.delay_ms, f.delay_count);
+	return 0;
+}
+
+static int mre_faults_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mre_faults_show, inode->i_private);
+}
+
+/* "write_error N", "unit_attention", "delay MS N" or "clear". */
+static ssize_t mre_faults_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *pos)
+{
+	struct mre *d = ((struct seq_file *)file->private_data)->private;
+	unsigned int a, b;
+	char buf[48];
+	int ret = 0;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	mutex_lock(&d->lock);
+	if (sscanf(buf, "write_error %u", &a) == 1) {
+		d->faults.write_errors = a;
+	} else if (sysfs_streq(buf, "unit_attention")) {
+		d->faults.unit_attention = true;
+	} else if (sscanf(buf, "delay %u %u", &a, &b) == 2 && a <= 120000) {
+		d->faults.delay_ms = a;
+		d->faults.delay_count = b;
+	} else if (sysfs_streq(buf, "clear")) {
+		memset(&d->faults, 0, sizeof(d->faults));
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&d->lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations mre_faults_fops = {
+	.owner		= THIS_MODULE,
+	.open		= mre_faults_open,
+	.read		= seq_read,
+	.write		= mre_faults_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
 
 static int __init mre_init(void)
 {
@@ -1123,6 +1238,7 @@ static int __init mre_init(void)
 	d->dbg = debugfs_create_dir("mmc_rw_emu", NULL);
 	debugfs_create_file("stats", 0444, d->dbg, d, &mre_stats_fops);
 	debugfs_create_file("opcodes", 0444, d->dbg, d, &mre_opcodes_fops);
+	debugfs_create_file("faults", 0644, d->dbg, d, &mre_faults_fops);
 
 	mre_host = shost;
 	scsi_scan_host(shost);
