@@ -94,7 +94,7 @@ done
 bad=0
 for i in $(cat /tmp/acked); do
 	block "$i" | md5sum >/tmp/want
-	dd if="$MRE_SR" bs=6144 skip="$i" count=1 2>/dev/null | md5sum >/tmp/got
+	dd if="$MRE_SR" bs=6144 skip="$i" count=1 iflag=direct 2>/dev/null | md5sum >/tmp/got
 	cmp -s /tmp/want /tmp/got || { bad=$((bad + 1)); echo "block $i is not on the disc"; }
 done
 [ "$bad" -eq 0 ] && [ "$n" -gt 0 ] && ok "all $n acknowledged blocks are on the disc" ||
