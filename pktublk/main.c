@@ -77,8 +77,8 @@ static void usage(FILE *f)
 		"  -t SEC    timeout of a read or write command (default 30)\n");
 }
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						     noreturn));
+static void die(const char *fmt, ...) __printf(1, 2)
+	__attribute__((noreturn));
 
 static void die(const char *fmt, ...)
 {
@@ -243,7 +243,7 @@ struct setup {
 };
 
 static void report(struct setup *su, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 static void report(struct setup *su, const char *fmt, ...)
 {

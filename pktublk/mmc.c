@@ -73,7 +73,7 @@ static uint32_t get_be32(const uint8_t *p)
 }
 
 static void set_why(struct drive *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 static void set_why(struct drive *d, const char *fmt, ...)
 {
@@ -477,7 +477,7 @@ static int set_write_params(struct drive *d)
 		return -EIO;
 	}
 	wp[0] &= 0x3f;			/* PS bit: not ours to set */
-	wp[2] = (wp[2] & 0xd0) | 0x20;	/* LS_V, write type 0: packet */
+	wp[2] = (wp[2] & 0x40) | 0x20;	/* BUFE kept; LS_V; packet */
 	wp[3] = 0x20 | d->track_mode;	/* FP, no multi-session, no copy */
 	wp[4] = d->mode_block_type == 2 ? 10 : 8;
 	wp[5] = 7;			/* link size */

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+
 #define FRAME_SIZE		2048
 #define MAX_PACKET_FRAMES	128	/* what pktcdvd accepted, 256 KiB */
 
@@ -46,7 +48,7 @@ struct drive {
 };
 
 /* main.c: a line to the log (stderr, the daemon's log file) */
-void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __printf(1, 2);
 
 /* mmc.c */
 int mmc_open(struct drive *d, const char *path);

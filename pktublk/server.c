@@ -86,7 +86,7 @@ struct server {
 };
 
 static void why_set(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 static void why_set(char *why, size_t len, const char *fmt, ...)
 {
