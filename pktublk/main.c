@@ -262,9 +262,11 @@ static void report(struct setup *su, const char *fmt, ...)
 			note("cannot report to the command line");
 		close(su->report_fd);
 		su->report_fd = -1;
+	} else if (line[0] == 'E') {
+		fprintf(stderr, PROG ": %.*s", n - 1, line + 1);
 	} else {
-		fwrite(line, 1, n, line[0] == 'E' ? stderr : stdout);
-		fflush(NULL);
+		fwrite(line + 3, 1, n - 3, stdout);
+		fflush(stdout);
 	}
 }
 
