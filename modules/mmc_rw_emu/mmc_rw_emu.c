@@ -37,6 +37,7 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 #include <scsi/scsi.h>
