@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -574,13 +575,20 @@ static void *io_thread(void *arg)
 
 /* ---- the device's life ---- */
 
-static int wait_for_node(const char *path)
+/*
+ * Wait for devtmpfs (or udev) to make a device node, and check that it is
+ * one: a stale regular file of that name (a program that wrote to the
+ * path of a vanished device created it) must not stand in for it.
+ */
+static int wait_for_node(const char *path, bool block)
 {
+	struct stat st;
 	int i;
 
 	for (i = 0; i < 200; i++) {
-		if (!access(path, F_OK))
-			return 0;
+		if (!stat(path, &st))
+			return (block ? S_ISBLK(st.st_mode) :
+				S_ISCHR(st.st_mode)) ? 0 : -EEXIST;
 		usleep(10000);
 	}
 	return -ENOENT;
@@ -632,9 +640,12 @@ int server_start(struct server *s, char *why, size_t whylen)
 	}
 
 	snprintf(path, sizeof(path), "/dev/ublkc%u", s->dev_id);
-	if (wait_for_node(path)) {
-		why_set(why, whylen, "ublk: %s did not appear", path);
-		return -ENOENT;
+	ret = wait_for_node(path, false);
+	if (ret) {
+		why_set(why, whylen, ret == -EEXIST ?
+			"ublk: %s is not a character device (a stale file?)" :
+			"ublk: %s did not appear", path);
+		return ret;
 	}
 	s->cdev_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (s->cdev_fd < 0) {
@@ -686,9 +697,12 @@ int server_start(struct server *s, char *why, size_t whylen)
 	}
 	s->started = true;
 	snprintf(path, sizeof(path), "/dev/ublkb%u", s->dev_id);
-	if (wait_for_node(path)) {
-		why_set(why, whylen, "ublk: %s did not appear", path);
-		return -ENOENT;
+	ret = wait_for_node(path, true);
+	if (ret) {
+		why_set(why, whylen, ret == -EEXIST ?
+			"ublk: %s is not a block device (a stale file?)" :
+			"ublk: %s did not appear", path);
+		return ret;
 	}
 	return 0;
 }
