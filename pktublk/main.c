@@ -74,7 +74,7 @@ static void usage(FILE *f)
 		"  -f        stay in the foreground (for a service manager), log to stderr\n"
 		"  -w USEC   gather window of a partial packet (default 5000)\n"
 		"  -q DEPTH  requests in flight (default 32)\n"
-		"  -t SEC    timeout of a read or write command (default 30)\n");
+		"  -t SEC    timeout of a read or write command (default 30; SG_IO takes 7 at least)\n");
 }
 
 static void die(const char *fmt, ...) __printf(1, 2)

@@ -8,8 +8,10 @@
 #    one: the writer gets EIO, and neither the disc nor a read through
 #    the device shows the data the drive did not take;
 #  - a unit attention: the command is sent again and the write succeeds;
-#  - a write slower than the daemon's timeout (-t 2): the writer gets
-#    EIO, the daemon and the drive go on serving.
+#  - a write slower than the daemon's timeout (-t 7: SG_IO raises any
+#    timeout to at least 7 s, BLK_MIN_SG_TIMEOUT): the SCSI layer
+#    aborts it before the drive ran it, the writer gets EIO, the data is
+#    nowhere, and the daemon and the drive go on serving.
 . /lib/chopblock.sh
 soft_checks
 
@@ -32,8 +34,8 @@ trap cleanup EXIT
 
 mre_load profile=0xa packet_blocks=$P size_mb=8 || { fail "mmc_rw_emu did not load"; exit 1; }
 [ -e $FAULTS ] || { fail "the emulator has no $FAULTS"; exit 1; }
-if out=$(pktublk -t 2 $NAME "$MRE_SR" 2>&1); then
-	ok "pktublk -t 2 $NAME $MRE_SR: $out"
+if out=$(pktublk -t 7 $NAME "$MRE_SR" 2>&1); then
+	ok "pktublk -t 7 $NAME $MRE_SR: $out"
 else
 	fail "pktublk $NAME $MRE_SR: $out"
 	exit 1
@@ -102,14 +104,14 @@ is_there "unit attention" C $((6 * PB)) $PB
 
 # Slower than the timeout.
 pattern D $PB
-echo "delay 5000 1" >$FAULTS
+echo "delay 12000 1" >$FAULTS
 t0=$(date +%s)
 if dd if=/tmp/pat.D of=$PKT bs=$PB seek=7 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
-	fail "a write slower than the timeout succeeded"
+	fail "a write slower than the timeout succeeded after $(($(date +%s) - t0)) s"
 else
 	ok "a write slower than the timeout: $(tail -n 1 /tmp/dd.err) after $(($(date +%s) - t0)) s"
 fi
-sleep 4
+not_there "slower than the timeout (aborted before the drive ran it)" D $((7 * PB)) $PB
 pattern E $PB
 if dd if=/tmp/pat.E of=$PKT bs=$PB seek=8 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
 	ok "the next write succeeded"

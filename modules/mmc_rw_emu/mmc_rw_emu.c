@@ -29,7 +29,6 @@
 
 #include <linux/cdrom.h>
 #include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -40,6 +39,7 @@
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_common.h>
@@ -109,7 +109,10 @@ struct mre_stats {
  * write nothing; the next command after unit_attention is set ends with
  * UNIT ATTENTION, POWER ON OR RESET (6/29/00); the next delay_count
  * WRITEs are executed only after delay_ms, which may be longer than the
- * initiator's timeout (the abort handler then waits for the command).
+ * initiator's timeout. A delayed command waits in a delayed work, not in
+ * queuecommand: the block layer cannot time out a command still inside a
+ * blocking queuecommand. Aborting it cancels the work, and the drive
+ * never executes it.
  */
 struct mre_faults {
 	u32 write_errors;
@@ -136,6 +139,8 @@ struct mre {
 	u8 wparams[2 + MRE_WP_PAGE_LEN];
 	struct mre_stats st;
 	struct mre_faults faults;
+	struct delayed_work delay_work;
+	struct scsi_cmnd *delayed;	/* the command the work will execute */
 	u64 opcodes[256];
 	u8 resp[MRE_RESP_MAX];
 };
@@ -1007,10 +1012,15 @@ static int mre_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 	d->st.commands++;
 	d->opcodes[op]++;
 	cmd->result = 0;
-	if (d->faults.delay_count && (op == WRITE_10 || op == WRITE_12)) {
+	if (d->faults.delay_count && !d->delayed &&
+	    (op == WRITE_10 || op == WRITE_12)) {
 		d->faults.delay_count--;
 		d->st.faults_injected++;
-		msleep(d->faults.delay_ms);
+		d->delayed = cmd;
+		schedule_delayed_work(&d->delay_work,
+				      msecs_to_jiffies(d->faults.delay_ms));
+		mutex_unlock(&d->lock);
+		return 0;
 	}
 	if (d->faults.unit_attention && op != INQUIRY &&
 	    op != REQUEST_SENSE && op != REPORT_LUNS) {
@@ -1025,16 +1035,45 @@ static int mre_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 	return 0;
 }
 
+/* The delay of an injected slow command has passed: execute it now. */
+static void mre_delay_work(struct work_struct *work)
+{
+	struct mre *d = container_of(to_delayed_work(work), struct mre,
+				     delay_work);
+	struct scsi_cmnd *cmd;
+
+	mutex_lock(&d->lock);
+	cmd = d->delayed;
+	d->delayed = NULL;
+	if (cmd)
+		mre_execute(d, cmd);
+	mutex_unlock(&d->lock);
+	if (cmd)
+		scsi_done(cmd);
+}
+
 /*
- * A command timed out (an injected delay): it runs to its end in
- * queuecommand under the lock, whose scsi_done() is then ignored; once the
- * lock is free there is nothing left to abort.
+ * A command timed out. A delayed one whose work has not run yet is never
+ * executed; one already executed completed (its scsi_done() came after
+ * the timeout and was ignored). Commands otherwise complete within
+ * queuecommand, so nothing else can be outstanding.
  */
 static int mre_eh_abort(struct scsi_cmnd *cmd)
 {
 	struct mre *d = shost_priv(cmd->device->host);
 
 	mutex_lock(&d->lock);
+	if (d->delayed != cmd) {
+		mutex_unlock(&d->lock);
+		return SUCCESS;
+	}
+	mutex_unlock(&d->lock);
+	cancel_delayed_work_sync(&d->delay_work);
+	mutex_lock(&d->lock);
+	if (d->delayed == cmd) {
+		d->delayed = NULL;
+		pr_info("aborted a delayed command before executing it\n");
+	}
 	mutex_unlock(&d->lock);
 	return SUCCESS;
 }
@@ -1220,6 +1259,7 @@ static int __init mre_init(void)
 	d->read_speed = 0xffff;
 	d->write_speed = 0xffff;
 	mutex_init(&d->lock);
+	INIT_DELAYED_WORK(&d->delay_work, mre_delay_work);
 	mre_page_wp(d, d->wparams, 2);
 
 	ret = -ENOMEM;
@@ -1266,6 +1306,7 @@ static void __exit mre_exit(void)
 	struct mre *d = shost_priv(shost);
 
 	scsi_remove_host(shost);
+	cancel_delayed_work_sync(&d->delay_work);
 	debugfs_remove_recursive(d->dbg);
 	root_device_unregister(d->root);
 	vfree(d->disc);
