@@ -101,7 +101,7 @@ remember_kvm() { # VERDICT
 	return 0
 }
 kvm_works() {
-	local id verdict
+	local id= verdict=
 	read -r id verdict <"$KVM_VERDICT" 2>/dev/null
 	if [ -n "$boot_id" ] && [ "$id" = "$boot_id" ]; then
 		[ "$verdict" = kvm ]
