@@ -102,7 +102,7 @@ remember_kvm() { # VERDICT
 }
 kvm_works() {
 	local id= verdict=
-	read -r id verdict <"$KVM_VERDICT" 2>/dev/null
+	{ read -r id verdict <"$KVM_VERDICT"; } 2>/dev/null
 	if [ -n "$boot_id" ] && [ "$id" = "$boot_id" ]; then
 		[ "$verdict" = kvm ]
 		return
