@@ -128,9 +128,14 @@ run_profile() {
 		fail "pktublk -s does not list $NAME: $(pktublk -s)"
 
 	# Format and fill.
-	if mkudffs --media-type="$media" --packetlen="$packet" --blocksize=2048 \
+	# What the README tells users: the medium and the packet length,
+	# which mkudffs cannot ask the ublk device for; without them it
+	# takes the device for a hard disk. The block size it detects.
+	mkudffs --no-write $PKT 2>&1 | grep -E '^(blocksize|blocks|udfrev)=' | tr '\n' ' '; echo
+	if mkudffs --media-type="$media" --packetlen="$packet" \
 		--label=chopblock $PKT >/tmp/mkudffs.out 2>&1; then
-		ok "mkudffs --media-type=$media --packetlen=$packet --blocksize=2048 $PKT"
+		ok "mkudffs --media-type=$media --packetlen=$packet $PKT"
+		grep -E '^(blocksize|blocks|udfrev)=|type=SPARING' /tmp/mkudffs.out | tr '\n' ' '; echo
 	else
 		cat /tmp/mkudffs.out
 		fail "mkudffs on $PKT"
