@@ -91,8 +91,20 @@ enum dir { DIR_NONE, DIR_IN, DIR_OUT };
  * sense), or the negative errno of the transport (SG_IO itself failed,
  * or the host adapter or the driver reported an error, e.g. a timeout).
  */
+static int mmc_cmd_iov(struct drive *d, const uint8_t *cdb,
+		       unsigned int cdb_len, enum dir dir, void *buf,
+		       unsigned int iovs, uint32_t len, unsigned int timeout);
+
 static int mmc_cmd(struct drive *d, const uint8_t *cdb, unsigned int cdb_len,
 		   enum dir dir, void *buf, uint32_t len, unsigned int timeout)
+{
+	return mmc_cmd_iov(d, cdb, cdb_len, dir, buf, 0, len, timeout);
+}
+
+/* With iovs > 0, buf is an array of iovs struct sg_iovec. */
+static int mmc_cmd_iov(struct drive *d, const uint8_t *cdb,
+		       unsigned int cdb_len, enum dir dir, void *buf,
+		       unsigned int iovs, uint32_t len, unsigned int timeout)
 {
 	uint8_t sb[32];
 	struct sg_io_hdr io;
@@ -103,6 +115,7 @@ static int mmc_cmd(struct drive *d, const uint8_t *cdb, unsigned int cdb_len,
 	io.cmdp = (uint8_t *)cdb;
 	io.cmd_len = cdb_len;
 	io.dxferp = buf;
+	io.iovec_count = iovs;
 	io.dxfer_len = len;
 	io.dxfer_direction = dir == DIR_IN ? SG_DXFER_FROM_DEV :
 		dir == DIR_OUT ? SG_DXFER_TO_DEV : SG_DXFER_NONE;
@@ -285,6 +298,43 @@ static int probe_capacity(struct drive *d, const uint8_t *di)
 	return 0;
 }
 
+static unsigned long queue_limit(const struct drive *d, const char *name)
+{
+	char path[96];
+	unsigned long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/%s",
+		 d->major, d->minor, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The most frames one command may move: what the sr queue takes in one
+ * request (its size, and its segments if every page is one), in whole
+ * packets, at least one packet, at most 1 MiB.
+ */
+static uint32_t max_transfer(const struct drive *d)
+{
+	unsigned long bytes = queue_limit(d, "max_sectors_kb") * 1024;
+	unsigned long segs = queue_limit(d, "max_segments") * 4096;
+	uint32_t frames;
+
+	if (segs && segs < bytes)
+		bytes = segs;
+	frames = bytes / FRAME_SIZE;
+	if (frames > 512)
+		frames = 512;
+	frames -= frames % d->packet;
+	return frames < d->packet ? d->packet : frames;
+}
+
 int mmc_probe(struct drive *d)
 {
 	uint8_t buf[64], di[34], ti[36];
@@ -418,6 +468,7 @@ int mmc_probe(struct drive *d)
 	}
 	d->mode_block_type = ti[6] & 0x0f;
 	d->track_mode = ti[5] & 0x0f;
+	d->max_frames = max_transfer(d);
 	return probe_capacity(d, di);
 }
 
@@ -643,7 +694,7 @@ void mmc_release(struct drive *d)
  * executed: send it again, a few times. Any other failure is the caller's.
  */
 static int mmc_rw(struct drive *d, uint8_t op, uint32_t lba, uint32_t frames,
-		  void *buf)
+		  void *buf, unsigned int iovs)
 {
 	uint8_t cdb[10] = { op };
 	int i, ret;
@@ -651,9 +702,9 @@ static int mmc_rw(struct drive *d, uint8_t op, uint32_t lba, uint32_t frames,
 	put_be32(&cdb[2], lba);
 	put_be16(&cdb[7], frames);
 	for (i = 0; i < 4; i++) {
-		ret = mmc_cmd(d, cdb, sizeof(cdb),
-			      op == OP_READ_10 ? DIR_IN : DIR_OUT, buf,
-			      frames * FRAME_SIZE, d->timeout_ms);
+		ret = mmc_cmd_iov(d, cdb, sizeof(cdb),
+				  op == OP_READ_10 ? DIR_IN : DIR_OUT, buf, iovs,
+				  frames * FRAME_SIZE, d->timeout_ms);
 		if (ret != -EIO || d->last.key != 0x06)
 			break;
 		note("unit attention (%02x/%02x) on a %s at %u: again",
@@ -665,13 +716,26 @@ static int mmc_rw(struct drive *d, uint8_t op, uint32_t lba, uint32_t frames,
 
 int mmc_read(struct drive *d, uint32_t lba, uint32_t frames, void *buf)
 {
-	return mmc_rw(d, OP_READ_10, lba, frames, buf);
+	return mmc_rw(d, OP_READ_10, lba, frames, buf, 0);
+}
+
+/* One READ or WRITE (10) of contiguous frames into or from several buffers. */
+int mmc_readv(struct drive *d, uint32_t lba, uint32_t frames,
+	      struct sg_iovec *iov, unsigned int iovs)
+{
+	return mmc_rw(d, OP_READ_10, lba, frames, iov, iovs);
+}
+
+int mmc_writev(struct drive *d, uint32_t lba, uint32_t frames,
+	       struct sg_iovec *iov, unsigned int iovs)
+{
+	return mmc_rw(d, OP_WRITE_10, lba, frames, iov, iovs);
 }
 
 int mmc_write(struct drive *d, uint32_t lba, uint32_t frames,
 	      const void *buf)
 {
-	return mmc_rw(d, OP_WRITE_10, lba, frames, (void *)buf);
+	return mmc_rw(d, OP_WRITE_10, lba, frames, (void *)buf, 0);
 }
 
 int mmc_sync_cache(struct drive *d)

@@ -43,6 +43,7 @@ struct drive {
 	uint16_t old_write_speed;
 	uint16_t write_speed;
 	int timeout_ms;			/* for READ and WRITE */
+	uint32_t max_frames;		/* of one READ or WRITE command */
 	struct sense last;
 	char why[160];			/* the reason of the last failure */
 };
@@ -58,6 +59,11 @@ void mmc_release(struct drive *d);
 int mmc_read(struct drive *d, uint32_t lba, uint32_t frames, void *buf);
 int mmc_write(struct drive *d, uint32_t lba, uint32_t frames,
 	      const void *buf);
+struct sg_iovec;
+int mmc_readv(struct drive *d, uint32_t lba, uint32_t frames,
+	      struct sg_iovec *iov, unsigned int iovs);
+int mmc_writev(struct drive *d, uint32_t lba, uint32_t frames,
+	       struct sg_iovec *iov, unsigned int iovs);
 int mmc_sync_cache(struct drive *d);
 int mmc_lock_door(struct drive *d, bool lock);
 const char *mmc_profile_name(uint16_t profile);

@@ -13,7 +13,9 @@
  * before a flush, or when the buffers run out; the frames no write
  * covered are read from the disc first. A waiting request completes only
  * after the drive accepted its packet, with -EIO when it did not. Reads
- * see the frames of a packet still being gathered.
+ * see the frames of a packet still being gathered. Contiguous reads, and
+ * contiguous whole-packet writes, that arrive together go to the drive as
+ * one command (SG_IO with an iovec of their buffers).
  *
  * Control commands (add, parameters, start, stop, delete) go through
  * /dev/ublk-control on a second ring with 128-byte SQEs; liburing 2.3 has
@@ -23,6 +25,7 @@
 #include <fcntl.h>
 #include <liburing.h>
 #include <pthread.h>
+#include <scsi/sg.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +43,7 @@
 #define CONTROL_PATH	"/dev/ublk-control"
 #define MAX_PENDING	8
 #define WORDS		((MAX_PACKET_FRAMES + 63) / 64)
+#define MAX_RUN		64		/* requests in one drive command */
 
 struct pending {
 	bool used;
@@ -84,6 +88,7 @@ struct server {
 	unsigned int waiting;		/* tags held in pending packets */
 	struct pending pend[MAX_PENDING];
 	uint8_t *scratch;
+	uint16_t *batch;		/* tags of the requests one wait brought */
 };
 
 static void why_set(char *why, size_t len, const char *fmt, ...)
@@ -224,7 +229,8 @@ int server_create(struct server **sp, struct drive *d,
 
 	s->bufs = calloc(s->qd, sizeof(*s->bufs));
 	s->results = calloc(s->qd, sizeof(*s->results));
-	if (!s->bufs || !s->results)
+	s->batch = calloc(s->qd, sizeof(*s->batch));
+	if (!s->bufs || !s->results || !s->batch)
 		goto nomem;
 	for (i = 0; i < s->qd; i++)
 		if (posix_memalign((void **)&s->bufs[i], 4096, s->packet_bytes))
@@ -419,11 +425,23 @@ static void do_write(struct server *s, uint16_t tag, uint32_t lba,
 		write_pending(s, p);
 }
 
-static void do_read(struct server *s, uint16_t tag, uint32_t lba,
-		    uint32_t frames)
+/* Frames still waiting to be written are newer than the disc's. */
+static void overlay_pending(struct server *s, uint16_t tag, uint32_t lba,
+			    uint32_t frames)
 {
 	struct pending *p = find_pending(s, lba / s->packet);
 	uint32_t off = lba % s->packet, i;
+
+	for (i = 0; p && i < frames; i++)
+		if (test_frame(p->covered, off + i))
+			memcpy(s->bufs[tag] + (size_t)i * FRAME_SIZE,
+			       p->buf + (size_t)(off + i) * FRAME_SIZE,
+			       FRAME_SIZE);
+}
+
+static void do_read(struct server *s, uint16_t tag, uint32_t lba,
+		    uint32_t frames)
+{
 	int ret;
 
 	ret = mmc_read(s->d, lba, frames, s->bufs[tag]);
@@ -434,42 +452,51 @@ static void do_read(struct server *s, uint16_t tag, uint32_t lba,
 		complete(s, tag, -EIO);
 		return;
 	}
-	/* Frames still waiting to be written are newer than the disc's. */
-	for (i = 0; p && i < frames; i++)
-		if (test_frame(p->covered, off + i))
-			memcpy(s->bufs[tag] + (size_t)i * FRAME_SIZE,
-			       p->buf + (size_t)(off + i) * FRAME_SIZE,
-			       FRAME_SIZE);
+	overlay_pending(s, tag, lba, frames);
 	complete(s, tag, frames * FRAME_SIZE);
 }
 
-static void handle(struct server *s, uint16_t tag, int res)
+static uint8_t req_op(const struct server *s, uint16_t tag)
+{
+	return s->iod[tag].op_flags & 0xff;
+}
+
+static uint32_t req_lba(const struct server *s, uint16_t tag)
+{
+	return s->iod[tag].start_sector >> 2;
+}
+
+static uint32_t req_frames(const struct server *s, uint16_t tag)
+{
+	return s->iod[tag].nr_sectors >> 2;
+}
+
+/* A read or write must be whole frames inside one packet and the disc. */
+static bool req_valid(const struct server *s, uint16_t tag)
 {
 	const struct ublksrv_io_desc *iod = &s->iod[tag];
-	uint32_t lba, frames;
-	uint8_t op;
+	uint32_t lba = req_lba(s, tag), frames = req_frames(s, tag);
+	uint8_t op = req_op(s, tag);
 
-	if (res != UBLK_IO_RES_OK) {
-		if (res != UBLK_IO_RES_ABORT)
-			note("tag %u: the driver answered %d", tag, res);
-		s->live--;
+	if (op != UBLK_IO_OP_READ && op != UBLK_IO_OP_WRITE)
+		return true;
+	return !((iod->start_sector | iod->nr_sectors) & 3) && frames &&
+		lba % s->packet + frames <= s->packet &&
+		lba + frames <= s->d->frames;
+}
+
+static void handle(struct server *s, uint16_t tag)
+{
+	const struct ublksrv_io_desc *iod = &s->iod[tag];
+	uint32_t lba = req_lba(s, tag), frames = req_frames(s, tag);
+
+	if (!req_valid(s, tag)) {
+		note("tag %u: bad request, %u sectors at %llu", tag,
+		     iod->nr_sectors, (unsigned long long)iod->start_sector);
+		complete(s, tag, -EIO);
 		return;
 	}
-	op = iod->op_flags & 0xff;
-	lba = iod->start_sector >> 2;
-	frames = iod->nr_sectors >> 2;
-	if (op == UBLK_IO_OP_READ || op == UBLK_IO_OP_WRITE) {
-		if ((iod->start_sector | iod->nr_sectors) & 3 || !frames ||
-		    lba % s->packet + frames > s->packet ||
-		    lba + frames > s->d->frames) {
-			note("tag %u: bad request, %u sectors at %llu", tag,
-			     iod->nr_sectors,
-			     (unsigned long long)iod->start_sector);
-			complete(s, tag, -EIO);
-			return;
-		}
-	}
-	switch (op) {
+	switch (req_op(s, tag)) {
 	case UBLK_IO_OP_READ:
 		do_read(s, tag, lba, frames);
 		break;
@@ -483,6 +510,92 @@ static void handle(struct server *s, uint16_t tag, int res)
 	default:
 		complete(s, tag, -EOPNOTSUPP);
 		break;
+	}
+}
+
+enum run_kind { RUN_NONE, RUN_READ, RUN_WRITE };
+
+/*
+ * Requests that may share one command with their neighbours: any read,
+ * and a write of a whole packet that nothing is being gathered for.
+ */
+static enum run_kind run_kind(struct server *s, uint16_t tag)
+{
+	if (!req_valid(s, tag))
+		return RUN_NONE;
+	if (req_op(s, tag) == UBLK_IO_OP_READ)
+		return RUN_READ;
+	if (req_op(s, tag) == UBLK_IO_OP_WRITE &&
+	    req_frames(s, tag) == s->packet &&
+	    !find_pending(s, req_lba(s, tag) / s->packet))
+		return RUN_WRITE;
+	return RUN_NONE;
+}
+
+/* Contiguous requests of one kind: one READ or WRITE (10) for them all. */
+static void do_run(struct server *s, const uint16_t *tags, unsigned int n,
+		   enum run_kind kind)
+{
+	struct sg_iovec iov[MAX_RUN];
+	uint32_t lba = req_lba(s, tags[0]), frames = 0;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = s->bufs[tags[i]];
+		iov[i].iov_len = (size_t)req_frames(s, tags[i]) * FRAME_SIZE;
+		frames += req_frames(s, tags[i]);
+	}
+	if (kind == RUN_READ)
+		ret = mmc_readv(s->d, lba, frames, iov, n);
+	else
+		ret = mmc_writev(s->d, lba, frames, iov, n);
+	if (ret)
+		note("%s of %u frames at %u failed (%d, sense %x/%02x/%02x)",
+		     kind == RUN_READ ? "read" : "write", frames, lba, ret,
+		     s->d->last.key, s->d->last.asc, s->d->last.ascq);
+	for (i = 0; i < n; i++) {
+		if (kind == RUN_READ && !ret)
+			overlay_pending(s, tags[i], req_lba(s, tags[i]),
+					req_frames(s, tags[i]));
+		complete(s, tags[i], ret ? -EIO :
+			 (int)(req_frames(s, tags[i]) * FRAME_SIZE));
+	}
+}
+
+/*
+ * The requests one wait brought, in their order; runs of contiguous reads
+ * or of contiguous whole-packet writes go to the drive as one command (a
+ * 1 MiB write arrives as one request a packet).
+ */
+static void handle_batch(struct server *s, const uint16_t *tags,
+			 unsigned int n)
+{
+	unsigned int i = 0, j;
+	enum run_kind kind;
+	uint32_t end, total;
+
+	while (i < n) {
+		kind = run_kind(s, tags[i]);
+		if (kind == RUN_NONE) {
+			handle(s, tags[i++]);
+			continue;
+		}
+		end = req_lba(s, tags[i]) + req_frames(s, tags[i]);
+		total = req_frames(s, tags[i]);
+		for (j = i + 1; j < n && j - i < MAX_RUN; j++) {
+			if (run_kind(s, tags[j]) != kind ||
+			    req_lba(s, tags[j]) != end ||
+			    total + req_frames(s, tags[j]) > s->d->max_frames)
+				break;
+			end += req_frames(s, tags[j]);
+			total += req_frames(s, tags[j]);
+		}
+		if (j - i == 1)
+			handle(s, tags[i]);
+		else
+			do_run(s, tags + i, j - i, kind);
+		i = j;
 	}
 }
 
@@ -521,7 +634,7 @@ static void *io_thread(void *arg)
 	struct server *s = arg;
 	struct io_uring_cqe *cqe;
 	struct __kernel_timespec ts;
-	unsigned int head, n, i;
+	unsigned int head, n, nreq, i;
 	long wait;
 	int ret;
 
@@ -560,11 +673,21 @@ static void *io_thread(void *arg)
 			break;
 		}
 		n = 0;
+		nreq = 0;
 		io_uring_for_each_cqe(&s->ring, head, cqe) {
-			handle(s, cqe->user_data, cqe->res);
 			n++;
+			if (cqe->res == UBLK_IO_RES_OK) {
+				s->batch[nreq++] = cqe->user_data;
+				continue;
+			}
+			if (cqe->res != UBLK_IO_RES_ABORT)
+				note("tag %llu: the driver answered %d",
+				     (unsigned long long)cqe->user_data,
+				     cqe->res);
+			s->live--;
 		}
 		io_uring_cq_advance(&s->ring, n);
+		handle_batch(s, s->batch, nreq);
 	}
 	/* Nothing can wait here: the driver stops only once all I/O ended. */
 	write_all_pending(s);
@@ -763,6 +886,7 @@ void server_destroy(struct server *s)
 	}
 	free(s->bufs);
 	free(s->results);
+	free(s->batch);
 	free(s->scratch);
 	free(s);
 }

@@ -300,7 +300,7 @@ int main(void)
 	bw = stat_of("blocks_written") - bw0;
 	ktap_printf("drive: %ld write commands, %ld packets, %ld blocks, %ld rejected\n",
 		    w, pw, bw, r);
-	if (r || w != pw || bw != pw * PACKET)
+	if (r || w > pw || bw != pw * PACKET)
 		fail("the drive saw other writes than whole packets");
 	else
 		ok("every write a whole aligned packet, none rejected");
