@@ -10,7 +10,7 @@
  * determined, applied to an in-memory copy of the area as they complete.
  * The area read back through the device must equal the model; after
  * teardown, read straight from the sr device, too. The drive rejected no
- * write and wrote only whole packets.
+ * write and wrote only whole packets. A CD-RW, then a DVD+RW.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,7 +33,7 @@
 #define NAME		"mdl0"
 #define DEV		"/dev/pktcdvd/" NAME
 #define FRAME		2048
-#define PACKET		32			/* frames */
+#define PACKET		packet_frames		/* of the current disc */
 #define AREA		(24 * PACKET)		/* frames under test */
 #define WRITERS		8
 #define ROUNDS		40
@@ -49,6 +49,7 @@ struct job {
 	int err;
 };
 
+static uint32_t packet_frames;
 static uint8_t *model;
 static uint32_t rng = 0x14c0ffee;
 
@@ -213,7 +214,8 @@ static const char *find_sr(void)
 	return NULL;
 }
 
-int main(void)
+static void run_profile(unsigned int profile, const char *media,
+			uint32_t packet)
 {
 	struct job jobs[WRITERS];
 	pthread_t th[WRITERS];
@@ -222,30 +224,34 @@ int main(void)
 	char cmd[160];
 	const char *sr;
 	int fd, round, i, errs = 0;
-	size_t len = (size_t)AREA * FRAME;
+	size_t len;
 
-	soft_checks();
-	if (access(KO, F_OK))
-		skip("%s is not in the initramfs", KO);
-	if (access("/usr/sbin/pktublk", X_OK))
-		skip("pktublk is not in the initramfs");
-	if (access("/dev/ublk-control", F_OK))
-		skip("no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK");
-	if (run("insmod " KO " profile=0xa packet_blocks=32 size_mb=8"))
-		fail("insmod mmc_rw_emu");
+	packet_frames = packet;
+	len = (size_t)AREA * FRAME;
+	ktap_printf("== %s, packets of %u frames\n", media, packet);
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " KO " profile=0x%x packet_blocks=%u size_mb=8",
+		 profile, packet);
+	if (run(cmd)) {
+		fail("%s", cmd);
+		return;
+	}
 	sr = find_sr();
 	if (!sr) {
 		fail("the emulated drive's sr device did not appear");
-		return 1;
+		run("rmmod mmc_rw_emu");
+		return;
 	}
 	snprintf(cmd, sizeof(cmd), "pktublk " NAME " %s", sr);
 	if (run(cmd)) {
 		fail("%s", cmd);
 		run("cat /run/pktublk/" NAME ".log; rmmod mmc_rw_emu");
-		return 1;
+		return;
 	}
 	ok("%s", cmd);
 
+	for (i = 0; i < WRITERS; i++)
+		jobs[i].buf = NULL;
 	if (posix_memalign((void **)&model, 4096, len))
 		model = NULL;
 	fd = open(DEV, O_RDWR | O_DIRECT);
@@ -311,5 +317,22 @@ out:
 		compare(sr, "after teardown, straight from the sr device");
 	if (run("rmmod mmc_rw_emu"))
 		fail("rmmod mmc_rw_emu");
+	for (i = 0; i < WRITERS; i++)
+		free(jobs[i].buf);
+	free(model);
+	model = NULL;
+}
+
+int main(void)
+{
+	soft_checks();
+	if (access(KO, F_OK))
+		skip("%s is not in the initramfs", KO);
+	if (access("/usr/sbin/pktublk", X_OK))
+		skip("pktublk is not in the initramfs");
+	if (access("/dev/ublk-control", F_OK))
+		skip("no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK");
+	run_profile(0xa, "CD-RW", 32);
+	run_profile(0x1a, "DVD+RW", 16);
 	return failed;
 }
