@@ -219,11 +219,13 @@ static void clean_stale(const char *name, bool verbose)
 	if (d.fd >= 0) {
 		d.path = st.drive;
 		mmc_lock_door(&d, false);
+		/* The speeds it found died with it: the drive's maximum. */
+		mmc_set_speed(&d, 0xffff, 0xffff);
 		close(d.fd);
 	}
 	remove_files(name);
 	if (verbose)
-		fprintf(stderr, PROG ": %s: its daemon (pid %d) had died; removed ublk device %d and unlocked %s\n",
+		fprintf(stderr, PROG ": %s: its daemon (pid %d) had died; removed ublk device %d, unlocked %s, speed to maximum\n",
 			name, st.pid, st.dev_id, st.drive);
 }
 

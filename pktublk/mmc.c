@@ -570,7 +570,7 @@ static void set_write_cache(struct drive *d)
 		note("write cache enabled");
 }
 
-static int set_speed(struct drive *d, uint16_t read, uint16_t write)
+int mmc_set_speed(struct drive *d, uint16_t read, uint16_t write)
 {
 	uint8_t cdb[12] = { OP_SET_SPEED };
 
@@ -614,7 +614,7 @@ static int setup_speed(struct drive *d)
 	if (!max)
 		max = d->cd ? 16 * 177 : 4 * 1385;
 	d->write_speed = max;
-	if (set_speed(d, max, max)) {
+	if (mmc_set_speed(d, max, max)) {
 		set_why(d, "the drive refused SET SPEED %u kB/s (sense %x/%02x/%02x)",
 			max, d->last.key, d->last.asc, d->last.ascq);
 		return -EIO;
@@ -683,8 +683,8 @@ void mmc_release(struct drive *d)
 		note("SYNCHRONIZE CACHE failed on teardown");
 	if (mmc_lock_door(d, false))
 		note("cannot unlock the door");
-	if (d->speed_saved && set_speed(d, d->old_read_speed,
-					d->old_write_speed))
+	if (d->speed_saved && mmc_set_speed(d, d->old_read_speed,
+					    d->old_write_speed))
 		note("cannot restore the speed");
 	d->speed_saved = false;
 }

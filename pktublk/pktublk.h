@@ -66,6 +66,7 @@ int mmc_writev(struct drive *d, uint32_t lba, uint32_t frames,
 	       struct sg_iovec *iov, unsigned int iovs);
 int mmc_sync_cache(struct drive *d);
 int mmc_lock_door(struct drive *d, bool lock);
+int mmc_set_speed(struct drive *d, uint16_t read, uint16_t write);
 const char *mmc_profile_name(uint16_t profile);
 
 /* server.c */

@@ -117,6 +117,9 @@ else
 	fail "pktublk -d $NAME after the crash: $out"
 fi
 [ "$(mre_stat door_locked)" = 0 ] && ok "door unlocked" || fail "door still locked"
+[ "$(mre_stat read_speed)/$(mre_stat write_speed)" = 65535/65535 ] &&
+	ok "speed back to the drive's maximum" ||
+	fail "speed $(mre_stat read_speed)/$(mre_stat write_speed) after the clean up"
 [ -e $PKT ] && fail "$PKT still exists"
 ls /dev/ublkb* /dev/ublkc* 2>/dev/null && fail "ublk devices left"
 if out=$(pktublk $NAME "$MRE_SR" 2>&1); then
