@@ -13,7 +13,8 @@
 #  - packets over 128 frames (packet_blocks=256);
 #  - no ublk driver (/dev/ublk-control hidden);
 #  - io_uring disabled (kernel.io_uring_disabled = 2);
-#  - NAME already in use; a second daemon on the same drive.
+#  - NAME already in use (by a daemon, or in /dev/pktcdvd by something
+#    else); a second daemon on the same drive.
 . /lib/chopblock.sh
 soft_checks
 
@@ -139,6 +140,15 @@ if out=$(pktublk $NAME "$MRE_SR" 2>&1); then
 		ok "a second daemon on the same drive: refused" ||
 		fail "second daemon: $(cat /tmp/out)"
 	[ -e /dev/pktcdvd/other ] && fail "/dev/pktcdvd/other exists"
+	# A name that something else (pktcdvd, say) holds in /dev/pktcdvd.
+	ln -s /dev/null /dev/pktcdvd/foreign
+	pktublk foreign /dev/null >/tmp/out 2>&1 && fail "a foreign /dev/pktcdvd name was taken"
+	echo "pktublk foreign /dev/null: $(cat /tmp/out)"
+	[ "$(wc -l </tmp/out)" -eq 1 ] && grep -q "foreign is in use (/dev/pktcdvd/foreign exists)" /tmp/out &&
+		[ "$(readlink /dev/pktcdvd/foreign)" = /dev/null ] &&
+		ok "a name /dev/pktcdvd already has: refused, left alone" ||
+		fail "foreign name: $(cat /tmp/out)"
+	rm -f /dev/pktcdvd/foreign
 	[ "$(readlink /dev/pktcdvd/$NAME)" = "$target" ] && [ -b "$target" ] &&
 		ok "the first set up still serves $target" ||
 		fail "the first set up was disturbed"
