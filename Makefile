@@ -66,6 +66,8 @@ matrix: deps tree apply analyzer
 clean:
 	rm -rf build/kernels build/logs build/report.txt
 	$(MAKE) -C analyzer KSRC=$(TREE) clean
+	$(MAKE) -C pktublk clean
 
 distclean:
 	rm -rf build
+	$(MAKE) -C pktublk clean

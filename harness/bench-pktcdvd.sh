@@ -5,8 +5,8 @@
 #
 # make bench, pktcdvd part: boot the harness kernel with the guest's
 # initramfs but guest/bench/pktcdvd.sh as /init, which times writes and
-# reads through pktcdvd onto the emulated CD-RW (modules/mmc_rw_emu) and
-# on brd in the same guest. Prints the figures and their ratios, also
+# reads through pktcdvd and through pktublk onto the emulated CD-RW
+# (modules/mmc_rw_emu) and on brd in the same guest. Prints the figures and their ratios, also
 # written to build/bench-pktcdvd.txt. Uses the kernel that make built,
 # and builds one first if there is none.
 set -euo pipefail
@@ -34,8 +34,8 @@ tr -d '\r' <"$logs/console.log" | awk -v accel="$(sed -n 's/^accel=//p' "$logs/b
 	function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
 	END {
 		printf "pktcdvd on the emulated CD-RW (mmc_rw_emu, 32-block packets) beside brd, one guest (%s), MB/s, best of 3, O_DIRECT 1 MiB:\n", accel
-		printf "  %-6s %10s %10s %10s %14s\n", "", "pktcdvd", "sr", "brd", "pktcdvd/brd"
-		printf "  %-6s %10s %10s %10s %14s\n", "write", v["pktcdvd-write"], "-", v["brd-write"], ratio(v["pktcdvd-write"], v["brd-write"])
-		printf "  %-6s %10s %10s %10s %14s\n", "read", v["pktcdvd-read"], v["sr-read"], v["brd-read"], ratio(v["pktcdvd-read"], v["brd-read"])
+		printf "  %-6s %10s %10s %10s %10s %14s %14s %16s\n", "", "pktcdvd", "pktublk", "sr", "brd", "pktcdvd/brd", "pktublk/brd", "pktublk/pktcdvd"
+		printf "  %-6s %10s %10s %10s %10s %14s %14s %16s\n", "write", v["pktcdvd-write"], v["pktublk-write"], "-", v["brd-write"], ratio(v["pktcdvd-write"], v["brd-write"]), ratio(v["pktublk-write"], v["brd-write"]), ratio(v["pktublk-write"], v["pktcdvd-write"])
+		printf "  %-6s %10s %10s %10s %10s %14s %14s %16s\n", "read", v["pktcdvd-read"], v["pktublk-read"], v["sr-read"], v["brd-read"], ratio(v["pktcdvd-read"], v["brd-read"]), ratio(v["pktublk-read"], v["brd-read"]), ratio(v["pktublk-read"], v["pktcdvd-read"])
 		printf "  writes the drive rejected: %s\n", v["rejected-writes"]
 	}' | tee "$out"

@@ -13,7 +13,8 @@
 # (harness/ktap.sh, /lib/ktap.sh) and guest/lib.sh, the tests (shell
 # scripts as they are, C compiled static; a test whose header says
 # "chopblock-arch: x86_64" goes only into x86_64 guests), and on x86_64
-# the tools they drive (jfsutils, udftools) with their libraries.
+# the tools they drive (jfsutils, udftools) with their libraries and the
+# static pktublk daemon (pktublk/).
 # nolibc init (sh4, where Debian has no busybox and its static glibc does
 # not run): guest/minimal-init.c, built on the nolibc of the kernel's tree.
 #
@@ -110,6 +111,13 @@ for tool in $TOOLS; do
 	rm -f "$root/bin/$tool"
 	copy_with_libs "$path"
 done
+
+# pktublk, the user-space successor of pktcdvd (pktublk/), built static.
+if [ "$ARCH" = x86_64 ]; then
+	make -s -C "$CHOPBLOCK_ROOT/pktublk" >/dev/null ||
+		die "pktublk does not build (install liburing-dev)"
+	install -m 755 "$CHOPBLOCK_ROOT/pktublk/pktublk" "$root/usr/sbin/pktublk"
+fi
 
 cp "$h/ktap.sh" "$root/lib/ktap.sh"
 cp "$GUEST_DIR/lib.sh" "$root/lib/chopblock.sh"

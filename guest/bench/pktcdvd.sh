@@ -3,7 +3,8 @@
 #
 # PID 1 of make bench's pktcdvd guest (harness/bench-pktcdvd.sh): write
 # and read throughput of the emulated CD-RW (modules/mmc_rw_emu) through
-# pktcdvd and straight through sr, beside brd, a plain RAM block device,
+# pktcdvd, through pktublk (its user-space successor on ublk) and straight
+# through sr, beside brd, a plain RAM block device,
 # in the same guest. Each figure is the best of $RUNS runs of dd with
 # O_DIRECT and 1 MiB blocks over $MB MiB, timed with /proc/uptime
 # (10 ms resolution, about 1% of the shortest run). Prints "# bench: NAME MB/s" lines in a one-test
@@ -51,8 +52,13 @@ run() {
 	bench pktcdvd-write if=/dev/zero of=/dev/pktcdvd/pktcdvd0 oflag=direct || return 1
 	bench pktcdvd-read if=/dev/pktcdvd/pktcdvd0 of=/dev/null iflag=direct || return 1
 	bench sr-read if="$MRE_SR" of=/dev/null iflag=direct || return 1
-	echo "# bench: rejected-writes $(mre_stat writes_rejected)"
 	pktsetup -d pktcdvd0
+	# pktublk, its user-space successor, on the same drive.
+	pktublk ublk0 "$MRE_SR" >/dev/null || return 1
+	bench pktublk-write if=/dev/zero of=/dev/pktcdvd/ublk0 oflag=direct || return 1
+	bench pktublk-read if=/dev/pktcdvd/ublk0 of=/dev/null iflag=direct || return 1
+	pktublk -d ublk0 || return 1
+	echo "# bench: rejected-writes $(mre_stat writes_rejected)"
 	rmmod mmc_rw_emu
 }
 

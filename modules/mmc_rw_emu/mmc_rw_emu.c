@@ -36,8 +36,10 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_common.h>
@@ -47,6 +49,7 @@
 
 #define MRE_BLOCK		2048
 #define MRE_PROFILE_CD_ROM	0x0008
+#define MRE_PROFILE_CD_R	0x0009
 #define MRE_PROFILE_CD_RW	0x000a
 #define MRE_PROFILE_DVD_ROM	0x0010
 #define MRE_PROFILE_DVD_PLUS_RW	0x001a
@@ -71,7 +74,11 @@ MODULE_PARM_DESC(size_mb, "Disc size in MiB (1-2048, default 64)");
 
 static unsigned int profile = MRE_PROFILE_CD_RW;
 module_param(profile, uint, 0444);
-MODULE_PARM_DESC(profile, "Current profile: 0xa (CD-RW, default) or 0x1a (DVD+RW)");
+MODULE_PARM_DESC(profile, "Current profile: 0xa (CD-RW, default) or 0x1a (DVD+RW); 0x8 (CD-ROM) and 0x9 (CD-R) for tests of a writer's refusal");
+
+static bool fixed_packets = true;
+module_param(fixed_packets, bool, 0444);
+MODULE_PARM_DESC(fixed_packets, "CD-RW: the track is formatted for fixed packets (default), else for variable packets");
 
 static unsigned int packet_blocks;
 module_param(packet_blocks, uint, 0444);
@@ -92,6 +99,26 @@ struct mre_stats {
 	u64 writes_partial_packet;
 	u64 syncs;
 	u64 mode_selects;
+	u64 writes_failed;	/* injected medium errors */
+	u64 faults_injected;
+};
+
+/*
+ * Faults to inject, set through debugfs mmc_rw_emu/faults: the next
+ * write_errors WRITEs end with MEDIUM ERROR, WRITE ERROR (3/0C/00) and
+ * write nothing; the next command after unit_attention is set ends with
+ * UNIT ATTENTION, POWER ON OR RESET (6/29/00); the next delay_count
+ * WRITEs are executed only after delay_ms, which may be longer than the
+ * initiator's timeout. A delayed command waits in a delayed work, not in
+ * queuecommand: the block layer cannot time out a command still inside a
+ * blocking queuecommand. Aborting it cancels the work, and the drive
+ * never executes it.
+ */
+struct mre_faults {
+	u32 write_errors;
+	bool unit_attention;
+	u32 delay_ms;
+	u32 delay_count;
 };
 
 struct mre {
@@ -99,6 +126,7 @@ struct mre {
 	struct device *root;
 	struct dentry *dbg;
 	u8 *disc;
+	bool erasable;		/* CD-RW, DVD+RW */
 	u32 blocks;		/* capacity in 2 KiB blocks */
 	u32 packet;		/* fixed packet size in blocks */
 	u16 profile;
@@ -110,6 +138,9 @@ struct mre {
 	u16 write_speed;
 	u8 wparams[2 + MRE_WP_PAGE_LEN];
 	struct mre_stats st;
+	struct mre_faults faults;
+	struct delayed_work delay_work;
+	struct scsi_cmnd *delayed;	/* the command the work will execute */
 	u64 opcodes[256];
 	u8 resp[MRE_RESP_MAX];
 };
@@ -291,6 +322,13 @@ static void mre_rw(struct mre *d, struct scsi_cmnd *cmd, bool write, u32 lba,
 		goto rejected;
 	}
 	p = d->disc + (size_t)lba * MRE_BLOCK;
+	if (write && d->faults.write_errors) {
+		d->faults.write_errors--;
+		d->st.faults_injected++;
+		d->st.writes_failed++;
+		mre_sense(d, cmd, MEDIUM_ERROR, 0x0c, 0);
+		return;
+	}
 	if (write) {
 		scsi_sg_copy_to_buffer(cmd, p, bytes);
 		d->st.writes++;
@@ -350,7 +388,7 @@ static void mre_get_configuration(struct mre *d, struct scsi_cmnd *cmd)
 		.start = get_unaligned_be16(&cdb[2]),
 	};
 	u8 cd = d->cd ? F_CUR : 0, dvd = d->cd ? 0 : F_CUR;
-	u8 f[16];
+	u8 f[20];
 
 	if ((cdb[1] & ~0x03) || c.rt == 3) {
 		mre_bad_cdb(d, cmd);
@@ -364,10 +402,12 @@ static void mre_get_configuration(struct mre *d, struct scsi_cmnd *cmd)
 	put_unaligned_be16(MRE_PROFILE_DVD_ROM, &f[4]);
 	f[6] = 0; f[7] = 0;
 	put_unaligned_be16(MRE_PROFILE_CD_RW, &f[8]);
-	f[10] = cd; f[11] = 0;
-	put_unaligned_be16(MRE_PROFILE_CD_ROM, &f[12]);
-	f[14] = 0; f[15] = 0;
-	mre_feature(&c, 0x0000, F_PERS | F_CUR, f, 16);
+	f[10] = d->profile == MRE_PROFILE_CD_RW; f[11] = 0;
+	put_unaligned_be16(MRE_PROFILE_CD_R, &f[12]);
+	f[14] = d->profile == MRE_PROFILE_CD_R; f[15] = 0;
+	put_unaligned_be16(MRE_PROFILE_CD_ROM, &f[16]);
+	f[18] = d->profile == MRE_PROFILE_CD_ROM; f[19] = 0;
+	mre_feature(&c, 0x0000, F_PERS | F_CUR, f, 20);
 
 	/* Core: SCSI physical interface. */
 	memset(f, 0, 8);
@@ -446,9 +486,11 @@ static void mre_read_disc_info(struct mre *d, struct scsi_cmnd *cmd)
 	put_unaligned_be16(32, &r[0]);
 	/*
 	 * Erasable; a formatted CD-RW is an incomplete disc whose last session
-	 * is incomplete, a formatted DVD+RW a complete disc.
+	 * is incomplete, a formatted DVD+RW a complete disc. A CD-R is not
+	 * erasable, a CD-ROM not erasable and complete.
 	 */
-	r[2] = 0x10 | (d->cd ? 0x05 : 0x0e);
+	r[2] = (d->erasable ? 0x10 : 0) |
+		(d->cd && d->profile != MRE_PROFILE_CD_ROM ? 0x05 : 0x0e);
 	r[3] = 1;			/* first track on disc */
 	r[4] = 1;			/* sessions */
 	r[5] = 1;			/* first track in last session */
@@ -492,10 +534,10 @@ static void mre_read_track_info(struct mre *d, struct scsi_cmnd *cmd)
 	put_unaligned_be16(34, &r[0]);
 	r[2] = 1;			/* track */
 	r[3] = 1;			/* session */
-	if (d->cd) {
+	if (d->cd && d->profile != MRE_PROFILE_CD_ROM) {
 		r[5] = 0x05;		/* data track, recorded incrementally */
 		/* RT, Packet, FP, data mode 1: a formatted fixed-packet track */
-		r[6] = 0x80 | 0x20 | 0x10 | 0x01;
+		r[6] = 0x80 | 0x20 | (fixed_packets ? 0x10 : 0) | 0x01;
 	} else {
 		r[5] = 0x04;		/* data track */
 		r[6] = 0x01;		/* data mode 1 */
@@ -964,15 +1006,76 @@ static void mre_execute(struct mre *d, struct scsi_cmnd *cmd)
 static int mre_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *cmd)
 {
 	struct mre *d = shost_priv(shost);
+	u8 op = cmd->cmnd[0];
 
 	mutex_lock(&d->lock);
 	d->st.commands++;
-	d->opcodes[cmd->cmnd[0]]++;
+	d->opcodes[op]++;
 	cmd->result = 0;
-	mre_execute(d, cmd);
+	if (d->faults.delay_count && !d->delayed &&
+	    (op == WRITE_10 || op == WRITE_12)) {
+		d->faults.delay_count--;
+		d->st.faults_injected++;
+		d->delayed = cmd;
+		schedule_delayed_work(&d->delay_work,
+				      msecs_to_jiffies(d->faults.delay_ms));
+		mutex_unlock(&d->lock);
+		return 0;
+	}
+	if (d->faults.unit_attention && op != INQUIRY &&
+	    op != REQUEST_SENSE && op != REPORT_LUNS) {
+		d->faults.unit_attention = false;
+		d->st.faults_injected++;
+		mre_sense(d, cmd, UNIT_ATTENTION, 0x29, 0);
+	} else {
+		mre_execute(d, cmd);
+	}
 	mutex_unlock(&d->lock);
 	scsi_done(cmd);
 	return 0;
+}
+
+/* The delay of an injected slow command has passed: execute it now. */
+static void mre_delay_work(struct work_struct *work)
+{
+	struct mre *d = container_of(to_delayed_work(work), struct mre,
+				     delay_work);
+	struct scsi_cmnd *cmd;
+
+	mutex_lock(&d->lock);
+	cmd = d->delayed;
+	d->delayed = NULL;
+	if (cmd)
+		mre_execute(d, cmd);
+	mutex_unlock(&d->lock);
+	if (cmd)
+		scsi_done(cmd);
+}
+
+/*
+ * A command timed out. A delayed one whose work has not run yet is never
+ * executed; one already executed completed (its scsi_done() came after
+ * the timeout and was ignored). Commands otherwise complete within
+ * queuecommand, so nothing else can be outstanding.
+ */
+static int mre_eh_abort(struct scsi_cmnd *cmd)
+{
+	struct mre *d = shost_priv(cmd->device->host);
+
+	mutex_lock(&d->lock);
+	if (d->delayed != cmd) {
+		mutex_unlock(&d->lock);
+		return SUCCESS;
+	}
+	mutex_unlock(&d->lock);
+	cancel_delayed_work_sync(&d->delay_work);
+	mutex_lock(&d->lock);
+	if (d->delayed == cmd) {
+		d->delayed = NULL;
+		pr_info("aborted a delayed command before executing it\n");
+	}
+	mutex_unlock(&d->lock);
+	return SUCCESS;
 }
 
 static int mre_device_configure(struct scsi_device *sdev,
@@ -990,6 +1093,7 @@ static const struct scsi_host_template mre_sht = {
 	.queuecommand		= mre_queuecommand,
 	.device_configure	= mre_device_configure,
 	.queuecommand_may_block	= 1,
+	.eh_abort_handler	= mre_eh_abort,
 	.can_queue		= 16,
 	.cmd_per_lun		= 16,
 	.this_id		= -1,
@@ -1002,9 +1106,14 @@ static int mre_stats_show(struct seq_file *m, void *unused)
 {
 	struct mre *d = m->private;
 	struct mre_stats s;
+	u16 read_speed, write_speed;
+	bool prevent;
 
 	mutex_lock(&d->lock);
 	s = d->st;
+	prevent = d->prevent;
+	read_speed = d->read_speed;
+	write_speed = d->write_speed;
 	mutex_unlock(&d->lock);
 	seq_printf(m, "profile 0x%04x\n", d->profile);
 	seq_printf(m, "blocks %u\n", d->blocks);
@@ -1022,6 +1131,11 @@ static int mre_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "writes_partial_packet %llu\n", s.writes_partial_packet);
 	seq_printf(m, "syncs %llu\n", s.syncs);
 	seq_printf(m, "mode_selects %llu\n", s.mode_selects);
+	seq_printf(m, "writes_failed %llu\n", s.writes_failed);
+	seq_printf(m, "faults_injected %llu\n", s.faults_injected);
+	seq_printf(m, "door_locked %u\n", prevent);
+	seq_printf(m, "read_speed %u\n", read_speed);
+	seq_printf(m, "write_speed %u\n", write_speed);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mre_stats);
@@ -1040,20 +1154,80 @@ static int mre_opcodes_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(mre_opcodes);
 
+static int mre_faults_show(struct seq_file *m, void *unused)
+{
+	struct mre *d = m->private;
+	struct mre_faults f;
+
+	mutex_lock(&d->lock);
+	f = d->faults;
+	mutex_unlock(&d->lock);
+	seq_printf(m, "write_error %u\n", f.write_errors);
+	seq_printf(m, "unit_attention %u\n", f.unit_attention);
+	seq_printf(m, "delay %u %u\n", f.delay_ms, f.delay_count);
+	return 0;
+}
+
+static int mre_faults_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mre_faults_show, inode->i_private);
+}
+
+/* "write_error N", "unit_attention", "delay MS N" or "clear". */
+static ssize_t mre_faults_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *pos)
+{
+	struct mre *d = ((struct seq_file *)file->private_data)->private;
+	unsigned int a, b;
+	char buf[48];
+	int ret = 0;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	mutex_lock(&d->lock);
+	if (sscanf(buf, "write_error %u", &a) == 1) {
+		d->faults.write_errors = a;
+	} else if (sysfs_streq(buf, "unit_attention")) {
+		d->faults.unit_attention = true;
+	} else if (sscanf(buf, "delay %u %u", &a, &b) == 2 && a <= 120000) {
+		d->faults.delay_ms = a;
+		d->faults.delay_count = b;
+	} else if (sysfs_streq(buf, "clear")) {
+		memset(&d->faults, 0, sizeof(d->faults));
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&d->lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations mre_faults_fops = {
+	.owner		= THIS_MODULE,
+	.open		= mre_faults_open,
+	.read		= seq_read,
+	.write		= mre_faults_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static int __init mre_init(void)
 {
 	struct Scsi_Host *shost;
 	struct mre *d;
 	int ret;
 
-	if (profile != MRE_PROFILE_CD_RW && profile != MRE_PROFILE_DVD_PLUS_RW) {
-		pr_err("profile 0x%x is not CD-RW (0xa) or DVD+RW (0x1a)\n",
+	if (profile != MRE_PROFILE_CD_RW && profile != MRE_PROFILE_DVD_PLUS_RW &&
+	    profile != MRE_PROFILE_CD_ROM && profile != MRE_PROFILE_CD_R) {
+		pr_err("profile 0x%x is not CD-RW (0xa), DVD+RW (0x1a), CD-ROM (0x8) or CD-R (0x9)\n",
 		       profile);
 		return -EINVAL;
 	}
 	if (!packet_blocks)
-		packet_blocks = profile == MRE_PROFILE_CD_RW ? 32 :
-			MRE_DVD_ECC_BLOCKS;
+		packet_blocks = profile == MRE_PROFILE_DVD_PLUS_RW ?
+			MRE_DVD_ECC_BLOCKS : 32;
 	if (!is_power_of_2(packet_blocks) || packet_blocks > 256) {
 		pr_err("packet_blocks %u is not a power of two up to 256\n",
 		       packet_blocks);
@@ -1077,12 +1251,15 @@ static int __init mre_init(void)
 	d = shost_priv(shost);
 	d->shost = shost;
 	d->profile = profile;
-	d->cd = profile == MRE_PROFILE_CD_RW;
+	d->cd = profile != MRE_PROFILE_DVD_PLUS_RW;
+	d->erasable = profile == MRE_PROFILE_CD_RW ||
+		profile == MRE_PROFILE_DVD_PLUS_RW;
 	d->packet = packet_blocks;
 	d->blocks = rounddown(size_mb * (SZ_1M / MRE_BLOCK), d->packet);
 	d->read_speed = 0xffff;
 	d->write_speed = 0xffff;
 	mutex_init(&d->lock);
+	INIT_DELAYED_WORK(&d->delay_work, mre_delay_work);
 	mre_page_wp(d, d->wparams, 2);
 
 	ret = -ENOMEM;
@@ -1102,11 +1279,15 @@ static int __init mre_init(void)
 	d->dbg = debugfs_create_dir("mmc_rw_emu", NULL);
 	debugfs_create_file("stats", 0444, d->dbg, d, &mre_stats_fops);
 	debugfs_create_file("opcodes", 0444, d->dbg, d, &mre_opcodes_fops);
+	debugfs_create_file("faults", 0644, d->dbg, d, &mre_faults_fops);
 
 	mre_host = shost;
 	scsi_scan_host(shost);
 	pr_info("%s disc of %u blocks, packets of %u blocks, on host%u\n",
-		d->cd ? "CD-RW" : "DVD+RW", d->blocks, d->packet,
+		d->profile == MRE_PROFILE_CD_RW ? "CD-RW" :
+		d->profile == MRE_PROFILE_CD_R ? "CD-R" :
+		d->profile == MRE_PROFILE_CD_ROM ? "CD-ROM" : "DVD+RW",
+		d->blocks, d->packet,
 		shost->host_no);
 	return 0;
 
@@ -1125,6 +1306,7 @@ static void __exit mre_exit(void)
 	struct mre *d = shost_priv(shost);
 
 	scsi_remove_host(shost);
+	cancel_delayed_work_sync(&d->delay_work);
 	debugfs_remove_recursive(d->dbg);
 	root_device_unregister(d->root);
 	vfree(d->disc);

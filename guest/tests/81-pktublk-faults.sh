@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# chopblock-timeout: 180
+# chopblock-arch: x86_64 (the module is built for the x86_64 kernel; pktublk)
+#
+# pktublk when the drive fails (the emulator's debugfs mmc_rw_emu/faults):
+#  - a medium error on a whole-packet write and on a gathered partial
+#    one: the writer gets EIO, and neither the disc nor a read through
+#    the device shows the data the drive did not take;
+#  - a unit attention: the command is sent again and the write succeeds;
+#  - a write slower than the daemon's timeout (-t 7: SG_IO raises any
+#    timeout to at least 7 s, BLK_MIN_SG_TIMEOUT): the SCSI layer
+#    aborts it before the drive ran it, the writer gets EIO, the data is
+#    nowhere, and the daemon and the drive go on serving.
+. /lib/chopblock.sh
+soft_checks
+
+NAME=flt0
+PKT=/dev/pktcdvd/$NAME
+FAULTS=/sys/kernel/debug/mmc_rw_emu/faults
+P=32				# frames a packet
+PB=$((P * 2048))		# bytes a packet
+
+[ -f "$MRE_KO" ] || skip "$MRE_KO is not in the initramfs"
+command -v pktublk >/dev/null 2>&1 || skip "pktublk not in PATH"
+[ -e /dev/ublk-control ] || skip "no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK"
+[ -d /sys/module/mmc_rw_emu ] && fail "mmc_rw_emu is loaded already" && exit 1
+
+cleanup() {
+	[ -e /run/pktublk/$NAME.state ] && pktublk -d $NAME
+	[ -d /sys/module/mmc_rw_emu ] && rmmod mmc_rw_emu
+}
+trap cleanup EXIT
+
+mre_load profile=0xa packet_blocks=$P size_mb=8 || { fail "mmc_rw_emu did not load"; exit 1; }
+[ -e $FAULTS ] || { fail "the emulator has no $FAULTS"; exit 1; }
+if out=$(pktublk -t 7 $NAME "$MRE_SR" 2>&1); then
+	ok "pktublk -t 7 $NAME $MRE_SR: $out"
+else
+	fail "pktublk $NAME $MRE_SR: $out"
+	exit 1
+fi
+
+# pattern CHAR BYTES: a file of one repeated character.
+pattern() {
+	head -c "$2" /dev/zero | tr '\0' "$1" >/tmp/pat.$1
+}
+
+# sum DEV BYTES_OFFSET BYTES
+sum() {
+	dd if="$1" bs=2048 skip=$(($2 / 2048)) count=$(($3 / 2048)) \
+		iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1
+}
+
+# not_there WHAT CHAR OFFSET BYTES: the data is neither on the disc nor
+# read through the device.
+not_there() {
+	want=$(md5sum </tmp/pat.$2 | cut -d' ' -f1)
+	[ "$(sum "$MRE_SR" "$3" "$4")" != "$want" ] &&
+		[ "$(sum $PKT "$3" "$4")" != "$want" ] &&
+		ok "$1: the data is not on the disc nor read through $PKT" ||
+		fail "$1: the data the drive refused is there"
+}
+
+is_there() {
+	want=$(md5sum </tmp/pat.$2 | cut -d' ' -f1)
+	[ "$(sum "$MRE_SR" "$3" "$4")" = "$want" ] &&
+		[ "$(sum $PKT "$3" "$4")" = "$want" ] &&
+		ok "$1: the data is on the disc and read through $PKT" ||
+		fail "$1: the data is not on the disc"
+}
+
+# A medium error on a whole packet.
+pattern A $PB
+f0=$(mre_stat writes_failed)
+echo "write_error 1" >$FAULTS
+if dd if=/tmp/pat.A of=$PKT bs=$PB seek=4 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
+	fail "a whole-packet write with a medium error succeeded"
+else
+	ok "a whole-packet write with a medium error: $(tail -n 1 /tmp/dd.err)"
+fi
+[ $(($(mre_stat writes_failed) - f0)) -eq 1 ] || fail "the drive failed $(($(mre_stat writes_failed) - f0)) writes, not 1"
+not_there "medium error, whole packet" A $((4 * PB)) $PB
+
+# A medium error on a gathered partial packet (read-modify-write).
+pattern B 2048
+echo "write_error 1" >$FAULTS
+if dd if=/tmp/pat.B of=$PKT bs=2048 seek=$((5 * P + 3)) count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
+	fail "a one-frame write with a medium error succeeded"
+else
+	ok "a one-frame write with a medium error: $(tail -n 1 /tmp/dd.err)"
+fi
+not_there "medium error, one frame" B $(((5 * P + 3) * 2048)) 2048
+
+# A unit attention: sent again.
+pattern C $PB
+echo unit_attention >$FAULTS
+if dd if=/tmp/pat.C of=$PKT bs=$PB seek=6 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
+	ok "a write after a unit attention succeeded"
+else
+	fail "a write after a unit attention: $(tail -n 1 /tmp/dd.err)"
+fi
+is_there "unit attention" C $((6 * PB)) $PB
+
+# Slower than the timeout.
+pattern D $PB
+echo "delay 12000 1" >$FAULTS
+t0=$(date +%s)
+if dd if=/tmp/pat.D of=$PKT bs=$PB seek=7 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
+	fail "a write slower than the timeout succeeded after $(($(date +%s) - t0)) s"
+else
+	ok "a write slower than the timeout: $(tail -n 1 /tmp/dd.err) after $(($(date +%s) - t0)) s"
+fi
+not_there "slower than the timeout (aborted before the drive ran it)" D $((7 * PB)) $PB
+pattern E $PB
+if dd if=/tmp/pat.E of=$PKT bs=$PB seek=8 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
+	ok "the next write succeeded"
+else
+	fail "the next write after a timeout: $(tail -n 1 /tmp/dd.err)"
+fi
+is_there "after a timeout" E $((8 * PB)) $PB
+[ "$(mre_stat writes_rejected)" = 0 ] || fail "the drive rejected $(mre_stat writes_rejected) writes"
+cat $FAULTS
+tail -n 12 /run/pktublk/$NAME.log
+
+if out=$(pktublk -d $NAME 2>&1); then
+	ok "pktublk -d $NAME"
+else
+	fail "pktublk -d $NAME: $out"
+fi
+[ "$(mre_stat door_locked)" = 0 ] || fail "door still locked"
+rmmod mmc_rw_emu || fail "rmmod mmc_rw_emu"
+check_kernel_log
+exit $failed
