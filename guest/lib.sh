@@ -62,3 +62,39 @@ mre_load() {
 mre_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$MRE_STATS"
 }
+
+# The start of every pktublk test: the emulated drive, pktublk and the
+# other tools named must be in the guest, the kernel must have ublk, and
+# the drive must not be loaded yet (a test before this one left it).
+pktublk_needs() {
+	[ -f "$MRE_KO" ] || skip "$MRE_KO is not in the initramfs"
+	for tool in pktublk "$@"; do
+		command -v "$tool" >/dev/null 2>&1 || skip "$tool not in PATH"
+	done
+	[ -e /dev/ublk-control ] || skip "no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK"
+	if [ -d /sys/module/mmc_rw_emu ]; then
+		fail "mmc_rw_emu is loaded already"
+		exit 1
+	fi
+}
+
+# pktublk_teardown NAME: what a pktublk test leaves at exit: the device
+# NAME torn down, the emulated drive unloaded.
+pktublk_teardown() {
+	[ -e "/run/pktublk/$1.state" ] && pktublk -d "$1"
+	[ -d /sys/module/mmc_rw_emu ] && rmmod mmc_rw_emu
+}
+
+# check_files DIR WHAT: each of the files f1..f4 the UDF tests wrote has the
+# checksum recorded in /tmp/udf-F.md5 when it was written.
+check_files() {
+	for f in f1 f2 f3 f4; do
+		got=$(md5sum <"$1/$f" 2>/dev/null | cut -d' ' -f1)
+		want=$(cat /tmp/udf-$f.md5)
+		if [ "$got" = "$want" ]; then
+			ok "$2: $f ($(wc -c <"$1/$f") bytes) checksum equal"
+		else
+			fail "$2: $f checksum ${got:-unreadable}, expected $want"
+		fi
+	done
+}

@@ -66,19 +66,6 @@ unload() {
 
 vmalloc_kb() { awk '$1 == "VmallocUsed:" { print $2 }' /proc/meminfo; }
 
-# check_files DIR WHAT: every file's checksum equals the recorded one.
-check_files() {
-	for f in f1 f2 f3 f4; do
-		got=$(md5sum <"$1/$f" 2>/dev/null | cut -d' ' -f1)
-		want=$(cat /tmp/udf-$f.md5)
-		if [ "$got" = "$want" ]; then
-			ok "$2: $f ($(wc -c <"$1/$f") bytes) checksum equal"
-		else
-			fail "$2: $f checksum ${got:-unreadable}, expected $want"
-		fi
-	done
-}
-
 run_profile() {
 	profile=$1 media=$2 packet=$3
 	echo "== profile $profile ($media), packets of $packet blocks"

@@ -27,12 +27,7 @@ NAME=cdw0
 PKT=/dev/pktcdvd/$NAME
 MNT=/mnt/udf
 
-[ -f "$MRE_KO" ] || skip "$MRE_KO is not in the initramfs"
-for tool in pktublk mkudffs insmod rmmod md5sum; do
-	command -v "$tool" >/dev/null 2>&1 || skip "$tool not in PATH"
-done
-[ -e /dev/ublk-control ] || skip "no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK"
-[ -d /sys/module/mmc_rw_emu ] && fail "mmc_rw_emu is loaded already" && exit 1
+pktublk_needs mkudffs insmod rmmod md5sum
 mkdir -p $MNT
 
 cleanup() {
@@ -47,18 +42,6 @@ unload() {
 	[ -e /run/pktublk/$NAME.state ] && pktublk -d $NAME
 	cat /run/pktublk/$NAME.log 2>/dev/null | tail -n 20
 	rmmod mmc_rw_emu
-}
-
-check_files() {
-	for f in f1 f2 f3 f4; do
-		got=$(md5sum <"$1/$f" 2>/dev/null | cut -d' ' -f1)
-		want=$(cat /tmp/udf-$f.md5)
-		if [ "$got" = "$want" ]; then
-			ok "$2: $f ($(wc -c <"$1/$f") bytes) checksum equal"
-		else
-			fail "$2: $f checksum ${got:-unreadable}, expected $want"
-		fi
-	done
 }
 
 # queue_is ATTR WANT: a queue limit of the ublk device.

@@ -20,10 +20,7 @@ soft_checks
 
 NAME=cdr0
 
-[ -f "$MRE_KO" ] || skip "$MRE_KO is not in the initramfs"
-command -v pktublk >/dev/null 2>&1 || skip "pktublk not in PATH"
-[ -e /dev/ublk-control ] || skip "no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK"
-[ -d /sys/module/mmc_rw_emu ] && fail "mmc_rw_emu is loaded already" && exit 1
+pktublk_needs
 
 cleanup() {
 	[ -e /dev/ublk-control.hidden ] && mv /dev/ublk-control.hidden /dev/ublk-control

@@ -21,16 +21,9 @@ FAULTS=/sys/kernel/debug/mmc_rw_emu/faults
 P=32				# frames a packet
 PB=$((P * 2048))		# bytes a packet
 
-[ -f "$MRE_KO" ] || skip "$MRE_KO is not in the initramfs"
-command -v pktublk >/dev/null 2>&1 || skip "pktublk not in PATH"
-[ -e /dev/ublk-control ] || skip "no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK"
-[ -d /sys/module/mmc_rw_emu ] && fail "mmc_rw_emu is loaded already" && exit 1
+pktublk_needs
 
-cleanup() {
-	[ -e /run/pktublk/$NAME.state ] && pktublk -d $NAME
-	[ -d /sys/module/mmc_rw_emu ] && rmmod mmc_rw_emu
-}
-trap cleanup EXIT
+trap 'pktublk_teardown $NAME' EXIT
 
 mre_load profile=0xa packet_blocks=$P size_mb=8 || { fail "mmc_rw_emu did not load"; exit 1; }
 [ -e $FAULTS ] || { fail "the emulator has no $FAULTS"; exit 1; }
