@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a removal leaves behind in the code that stays: declarations
+ * (prototypes, extern variables, enum constants, struct types, macros,
+ * static inline stubs of headers) whose every definition and user went
+ * with the removal; bool parameters that every remaining caller passes as
+ * false; branches on removed Kconfig symbols; comments that give a removed
+ * architecture as the reason for code (the last ones as "maybe").
+ *
+ * Two passes.  The removed code (files that die, or that a series deletes
+ * or edits) is tokenized whole: every identifier it uses or defines, and
+ * for every call which arguments were not literally false.  Then the
+ * remaining code is tokenized with those identifiers as a filter, and
+ * each hit is classified as a declaration, a definition or a use.
+ * Used by "dead" and "check --baseline" alike (see leftover_code()).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chopblock.h"
+
+enum occ { OCC_NONE, OCC_DECL, OCC_DEF, OCC_USE, OCC_CALL };
+
+char *read_whole(const char *root, const char *path, size_t *n)
+{
+	char full[8192];
+	struct stat st;
+	size_t got = 0;
+	char *b;
+	int fd;
+
+	*n = 0;
+	snprintf(full, sizeof(full), "%s/%s", root, path);
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	b = xmalloc(st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, b + got, st.st_size - got);
+
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(fd);
+	b[got] = 0;
+	*n = got;
+	return b;
+}
+
+static const char *next_char(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+			 *p == '\\'))
+		p++;
+	return p;
+}
+
+static int prev_is(const struct ctok *t, const char *w)
+{
+	return t->prev == TOK_IDENT && strlen(w) == t->prevlen &&
+	       !memcmp(t->prevp, w, t->prevlen);
+}
+
+static int is_keyword(const char *p, size_t n)
+{
+	static const char *const kw[] = { "return", "sizeof", "if", "while",
+		"for", "switch", "case", "else", "do", "goto", "typeof",
+		"__typeof__", "defined", NULL };
+	int i;
+
+	for (i = 0; kw[i]; i++)
+		if (strlen(kw[i]) == n && !memcmp(kw[i], p, n))
+			return 1;
+	return 0;
+}
+
+struct occinfo {
+	int kind;		/* LK_* of a declaration */
+	unsigned int args;	/* false arguments of a call */
+	int nargs;
+	unsigned int boolp;	/* bool parameters of a declaration */
+};
+
+/* What the identifier at t->p is: a declaration, a definition, a use. */
+static int classify(const struct ctok *t, int header, struct occinfo *o)
+{
+	const char *after = t->p + t->len, *n, *end;
+
+	memset(o, 0, sizeof(*o));
+	if (t->directive == PP_COND || t->directive == PP_OTHER)
+		return OCC_NONE;
+	if (t->directive == PP_DEFINE) {
+		if (t->ppfirst) {
+			o->kind = LK_MACRO;
+			return OCC_DECL;
+		}
+		return OCC_USE;
+	}
+	n = next_char(after, t->e);
+	if (prev_is(t, "struct") || prev_is(t, "union") || prev_is(t, "enum")) {
+		if (n < t->e && (*n == '{' || *n == ';')) {
+			o->kind = LK_STRUCT;
+			return OCC_DECL;
+		}
+		return OCC_USE;
+	}
+	if (t->enum_depth >= 0 && t->depth == t->enum_depth + 1 &&
+	    (t->prev == '{' || t->prev == ',' || t->prev == ';')) {
+		o->kind = LK_ENUM;
+		return OCC_DECL;
+	}
+	if (n < t->e && *n == '(') {
+		if (t->depth == 0 && (t->prev == '*' ||
+				      (t->prev == TOK_IDENT &&
+				       !is_keyword(t->prevp, t->prevlen)))) {
+			const char *q;
+
+			o->boolp = ctok_bool_params(n, t->e);
+			ctok_args(n, t->e, &o->nargs, &end);
+			if (!end)
+				return OCC_USE;
+			for (q = end + 1; q < t->e && *q != ';' && *q != '{' && *q != '='; q++)
+				;
+			if (q < t->e && *q == '{') {
+				if (header) {
+					o->kind = LK_INLINE;
+					return OCC_DECL;
+				}
+				return OCC_DEF;
+			}
+			if (q < t->e && *q == ';') {
+				o->kind = LK_PROTO;
+				return OCC_DECL;
+			}
+			return OCC_USE;
+		}
+		if (t->depth > 0) {
+			o->args = ctok_args(n, t->e, &o->nargs, &end);
+			return end ? OCC_CALL : OCC_USE;
+		}
+		return OCC_USE;
+	}
+	if (t->depth == 0 && t->externed && n < t->e &&
+	    (*n == ';' || *n == '[' || *n == ',')) {
+		o->kind = LK_EXTERN;
+		return OCC_DECL;
+	}
+	return OCC_USE;
+}
+
+/* ---- pass 1: the removed code ---- */
+
+struct rmscan {
+	struct lctx *c;
+	int header;
+};
+
+static int boring(const char *p, size_t n)
+{
+	static const char *const w[] = { "int", "void", "char", "long", "short",
+		"unsigned", "signed", "const", "static", "inline", "struct",
+		"union", "enum", "extern", "return", "sizeof", "if", "else",
+		"for", "while", "do", "switch", "case", "break", "continue",
+		"default", "goto", "typedef", "volatile", "bool", "true",
+		"false", "NULL", "u8", "u16", "u32", "u64", "__init", "__exit",
+		"define", "include", "ifdef", "ifndef", "endif", "defined", NULL };
+	int i;
+
+	if (n < 3)
+		return 1;
+	for (i = 0; w[i]; i++)
+		if (strlen(w[i]) == n && !memcmp(w[i], p, n))
+			return 1;
+	return 0;
+}
+
+static void rm_cb(struct ctok *t, int id)
+{
+	struct rmscan *s = t->arg;
+	struct lctx *c = s->c;
+	struct occinfo o;
+	int k = classify(t, s->header, &o);
+
+	(void)id;
+	if (k == OCC_NONE || k == OCC_DECL || boring(t->p, t->len))
+		return;
+	id = idtab_add(&c->names, t->p, t->len);
+	if (id >= c->ncap) {
+		int cap = c->ncap ? c->ncap * 2 : 4096;
+
+		while (cap <= id)
+			cap *= 2;
+		c->rm = xrealloc(c->rm, cap);
+		c->rm_nonfalse = xrealloc(c->rm_nonfalse, cap);
+		memset(c->rm + c->ncap, 0, cap - c->ncap);
+		memset(c->rm_nonfalse + c->ncap, 0, cap - c->ncap);
+		c->ncap = cap;
+	}
+	c->rm[id] |= RM_USE;
+	if (k == OCC_DEF)
+		c->rm[id] |= RM_DEF;
+	if (k == OCC_CALL)
+		c->rm_nonfalse[id] |= ~o.args & ((1u << (o.nargs < 8 ? o.nargs : 8)) - 1);
+}
+
+static int code_kind(int kind)
+{
+	return kind == FK_C || kind == FK_H || kind == FK_S;
+}
+
+/* ---- pass 2: the code that stays ---- */
+
+struct site {
+	int id, kind, file, line;
+};
+
+struct lacc {			/* one thread's findings */
+	struct lctx *c;
+	unsigned char *use;	/* used or defined (not only declared) */
+	unsigned char *any;	/* occurs at all */
+	unsigned char *af;	/* AND of the false-argument masks of calls */
+	int *ncalls;
+	unsigned char *boolp;
+	int *bfile, *bline, *bdef;
+	VEC(struct site) sites;	/* declarations */
+	VEC(struct site) branches;
+	VEC(struct site) comments;
+	int file, header;
+};
+
+static void left_cb(struct ctok *t, int id)
+{
+	struct lacc *a = t->arg;
+	struct lctx *c = a->c;
+	struct occinfo o;
+	int k;
+
+	if (c->rm[id] & RM_SYM) {
+		if (t->directive == PP_COND ||
+		    (t->prev == '(' && t->prevp &&
+		     (prev_is(t, "IS_ENABLED") || prev_is(t, "IS_BUILTIN") ||
+		      prev_is(t, "IS_MODULE") || prev_is(t, "IS_REACHABLE")))) {
+			struct site s = { id, LK_BRANCH, a->file, t->line };
+
+			vpush(a->branches, s);
+		}
+		return;
+	}
+	a->any[id] = 1;
+	if (a->use[id] && (!c->rm_nonfalse[id] || (a->ncalls[id] && !a->af[id])))
+		return;		/* nothing more to learn */
+	k = classify(t, a->header, &o);
+	switch (k) {
+	case OCC_DECL: {
+		struct site s = { id, o.kind, a->file, t->line };
+
+		vpush(a->sites, s);
+		if (o.boolp && (o.kind == LK_PROTO || o.kind == LK_INLINE) &&
+		    !a->bdef[id]) {
+			a->boolp[id] |= o.boolp;
+			a->bfile[id] = a->file;
+			a->bline[id] = t->line;
+		}
+		break;
+	}
+	case OCC_DEF:
+		a->use[id] = 1;
+		if (o.boolp && !a->bdef[id]) {
+			a->boolp[id] |= o.boolp;
+			a->bfile[id] = a->file;
+			a->bline[id] = t->line;
+			a->bdef[id] = 1;
+		}
+		break;
+	case OCC_CALL:
+		a->use[id] = 1;
+		a->af[id] = a->ncalls[id] ? a->af[id] & o.args : o.args;
+		a->ncalls[id]++;
+		break;
+	case OCC_USE:
+		a->use[id] = 1;
+		/* a function pointer: a caller we cannot see */
+		a->af[id] = 0;
+		a->ncalls[id]++;
+		break;
+	}
+}
+
+/* a whole word w (case-insensitive) in [s, e) */
+static const char *find_word(const char *s, const char *e, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = s; p + n <= e; p++) {
+		if (strncasecmp(p, w, n))
+			continue;
+		/* not a path ("/bin/sh") nor part of a longer name */
+		if ((p == s || (!is_ident(p[-1]) && !strchr("/.$-", p[-1]))) &&
+		    (p + n == e || (!is_ident(p[n]) && p[n] != '/')))
+			return p;
+	}
+	return NULL;
+}
+
+static int reason_cue(const char *s, const char *e)
+{
+	static const char *const cue[] = { "because", "for", "on", "needs",
+		"need", "needed", "required", "requires", "workaround", "quirk",
+		"only", "since", "due", "specific", "hack", "broken", NULL };
+	int i;
+
+	for (i = 0; cue[i]; i++)
+		if (find_word(s, e, cue[i]))
+			return 1;
+	return 0;
+}
+
+static void comment_cb(struct ctok *t, const char *s, const char *e, int line)
+{
+	struct lacc *a = t->arg;
+	struct lctx *c = a->c;
+	int i;
+
+	for (i = 0; i < c->arch_words.n; i++) {
+		const char *w = find_word(s, e, c->arch_words.v[i]);
+
+		if (w && reason_cue(s, e)) {
+			const char *q;
+			struct site st = { i, LK_COMMENT, a->file, line };
+
+			for (q = s; q < w; q++)
+				if (*q == '\n')
+					st.line++;
+			vpush(a->comments, st);
+			return;
+		}
+	}
+}
+
+struct ljob {
+	struct lctx *c;
+	int next;
+	pthread_mutex_t lock;
+	struct lacc acc[17];
+	int nacc;
+};
+
+static void acc_init(struct lacc *a, struct lctx *c)
+{
+	int n = c->names.names.n + 1;
+
+	memset(a, 0, sizeof(*a));
+	a->c = c;
+	a->use = xcalloc(n, 1);
+	a->any = xcalloc(n, 1);
+	a->af = xcalloc(n, 1);
+	a->boolp = xcalloc(n, 1);
+	a->ncalls = xcalloc(n, sizeof(int));
+	a->bfile = xcalloc(n, sizeof(int));
+	a->bline = xcalloc(n, sizeof(int));
+	a->bdef = xcalloc(n, sizeof(int));
+}
+
+static void *left_worker(void *arg)
+{
+	struct ljob *j = arg;
+	struct lctx *c = j->c;
+	struct lacc *a;
+	struct ctok t = { 0 };
+
+	pthread_mutex_lock(&j->lock);
+	a = &j->acc[j->nacc++];
+	pthread_mutex_unlock(&j->lock);
+	acc_init(a, c);
+	t.filter = &c->names;
+	t.cb = left_cb;
+	t.comment = c->arch_words.n ? comment_cb : NULL;
+	t.arg = a;
+	for (;;) {
+		int i, end;
+
+		pthread_mutex_lock(&j->lock);
+		i = j->next;
+		j->next += 32;
+		pthread_mutex_unlock(&j->lock);
+		if (i >= c->left_t->nfiles)
+			break;
+		end = i + 32 < c->left_t->nfiles ? i + 32 : c->left_t->nfiles;
+		for (; i < end; i++) {
+			const struct file *f = &c->left_t->files[i];
+			size_t n;
+			char *b;
+
+			if (!c->left[i] || !code_kind(f->kind))
+				continue;
+			b = read_whole(c->left_t->root, f->path, &n);
+			if (!b)
+				continue;
+			a->file = i;
+			a->header = f->kind == FK_H;
+			ctok_scan(&t, b, b + n);
+			free(b);
+		}
+	}
+	return NULL;
+}
+
+static void add_left(struct lctx *c, int kind, const struct tree *t, int file,
+		     int line, const char *name, const char *what, int maybe)
+{
+	struct leftover l = { kind, t->files[file].path, line, xstrdup(name),
+			      xstrdup(what), maybe };
+
+	vpush(c->out, l);
+}
+
+static const char *const decl_what[] = {
+	[LK_PROTO] = "prototype", [LK_EXTERN] = "extern variable",
+	[LK_ENUM] = "enum constant", [LK_STRUCT] = "struct type",
+	[LK_MACRO] = "macro", [LK_INLINE] = "static inline function",
+};
+
+void leftover_code(struct lctx *c)
+{
+	struct ljob j = { .c = c };
+	pthread_t th[17];
+	int nth = ncpus() + 1, i, k, n;
+	unsigned char *use, *any, *af, *boolp;
+	int *ncalls, *bfile, *bline, *bdef;
+	struct rmscan rs = { c, 0 };
+	struct ctok t = { 0 };
+
+	/* pass 1: the removed code */
+	t.cb = rm_cb;
+	t.arg = &rs;
+	for (i = 0; i < c->gone_t->nfiles; i++) {
+		const struct file *f = &c->gone_t->files[i];
+		size_t len;
+		char *b;
+
+		if (!c->gone[i] || !code_kind(f->kind))
+			continue;
+		b = read_whole(c->gone_t->root, f->path, &len);
+		if (!b)
+			continue;
+		rs.header = f->kind == FK_H;
+		ctok_scan(&t, b, b + len);
+		free(b);
+	}
+	/* removed Kconfig symbols, for the branches on them */
+	for (i = 0; i < c->rm_syms.n; i++) {
+		char name[300];
+		int m;
+
+		for (m = 0; m < 2; m++) {
+			snprintf(name, sizeof(name), "CONFIG_%s%s", c->rm_syms.v[i],
+				 m ? "_MODULE" : "");
+			k = idtab_add(&c->names, name, strlen(name));
+			if (k >= c->ncap) {
+				int cap = c->ncap ? c->ncap * 2 : 4096;
+
+				while (cap <= k)
+					cap *= 2;
+				c->rm = xrealloc(c->rm, cap);
+				c->rm_nonfalse = xrealloc(c->rm_nonfalse, cap);
+				memset(c->rm + c->ncap, 0, cap - c->ncap);
+				memset(c->rm_nonfalse + c->ncap, 0, cap - c->ncap);
+				c->ncap = cap;
+			}
+			c->rm[k] = RM_SYM;
+		}
+	}
+	phase("leftovers: removed code");
+	if (!c->names.names.n)
+		return;
+
+	/* pass 2: the code that stays */
+	pthread_mutex_init(&j.lock, NULL);
+	if (nth > 16)
+		nth = 16;
+	for (i = 0; i < nth; i++)
+		if (pthread_create(&th[i], NULL, left_worker, &j))
+			die("cannot create thread");
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&j.lock);
+	n = c->names.names.n;
+	use = j.acc[0].use;
+	any = j.acc[0].any;
+	af = j.acc[0].af;
+	boolp = j.acc[0].boolp;
+	ncalls = j.acc[0].ncalls;
+	bfile = j.acc[0].bfile;
+	bline = j.acc[0].bline;
+	bdef = j.acc[0].bdef;
+	for (k = 1; k < j.nacc; k++) {
+		struct lacc *a = &j.acc[k];
+
+		for (i = 0; i < n; i++) {
+			use[i] |= a->use[i];
+			any[i] |= a->any[i];
+			if (a->ncalls[i])
+				af[i] = ncalls[i] ? af[i] & a->af[i] : a->af[i];
+			ncalls[i] += a->ncalls[i];
+			if (a->boolp[i] && (!boolp[i] || (a->bdef[i] && !bdef[i]))) {
+				boolp[i] = a->boolp[i];
+				bfile[i] = a->bfile[i];
+				bline[i] = a->bline[i];
+				bdef[i] = a->bdef[i];
+			}
+		}
+	}
+	c->gone_ident = xcalloc(n + 1, 1);
+	for (i = 0; i < n; i++)
+		if ((c->rm[i] & RM_DEF) && !any[i])
+			c->gone_ident[i] = 1;
+	for (k = 0; k < j.nacc; k++) {
+		struct lacc *a = &j.acc[k];
+		int s;
+
+		for (s = 0; s < a->sites.n; s++) {
+			const struct site *st = &a->sites.v[s];
+			char what[160];
+
+			if (use[st->id] || !(c->rm[st->id] & RM_USE))
+				continue;
+			snprintf(what, sizeof(what), "%s; its every %s went with the removal",
+				 decl_what[st->kind],
+				 st->kind == LK_PROTO || st->kind == LK_EXTERN ?
+				 "definition and user" : "user");
+			add_left(c, st->kind, c->left_t, st->file, st->line,
+				 c->names.names.v[st->id], what, 0);
+		}
+		for (s = 0; s < a->branches.n; s++) {
+			const struct site *st = &a->branches.v[s];
+			char what[400];
+
+			snprintf(what, sizeof(what), "branch on %s, which is gone: constant",
+				 c->names.names.v[st->id]);
+			add_left(c, LK_BRANCH, c->left_t, st->file, st->line,
+				 c->names.names.v[st->id], what, 0);
+		}
+		for (s = 0; s < a->comments.n; s++) {
+			const struct site *st = &a->comments.v[s];
+			char what[300];
+
+			snprintf(what, sizeof(what),
+				 "comment gives %s as a reason; the code stays",
+				 c->arch_words.v[st->id]);
+			add_left(c, LK_COMMENT, c->left_t, st->file, st->line,
+				 c->arch_words.v[st->id], what, 1);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int p = boolp[i] & af[i] & c->rm_nonfalse[i];
+		char what[200];
+		int b;
+
+		if (!p || !ncalls[i] || !use[i])
+			continue;
+		for (b = 0; b < 8 && !(p & (1u << b)); b++)
+			;
+		snprintf(what, sizeof(what),
+			 "bool parameter %d: all %d remaining callers pass false", b + 1,
+			 ncalls[i]);
+		add_left(c, LK_PARAM, c->left_t, bfile[i], bline[i],
+			 c->names.names.v[i], what, 0);
+	}
+	phase("leftovers: remaining code");
+}
+
+const char *const lk_name[LK_NKINDS] = {
+	"prototype", "extern", "enum-constant", "struct", "macro", "inline",
+	"constant-parameter", "constant-branch", "documentation", "comment",
+};
+
+static int lcmp(const void *a, const void *b)
+{
+	const struct leftover *x = a, *y = b;
+	int r;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	r = strcmp(x->file, y->file);
+	if (r)
+		return r;
+	if (x->line != y->line)
+		return x->line - y->line;
+	return strcmp(x->name, y->name);
+}
+
+void leftover_sort(struct lctx *c)
+{
+	if (c->out.n)
+		qsort(c->out.v, c->out.n, sizeof(*c->out.v), lcmp);
+}
+
+/*
+ * Whether a leftover found in one tree is still in another: the file is
+ * there and still names it (as a word).  Used by "dead --baseline".
+ */
+int leftover_present(const struct tree *t, const struct leftover *l)
+{
+	const char *name = l->name, *p;
+	size_t n, len = strlen(name);
+	int found = 0;
+	char *b;
+
+	if (tree_find(t, l->file) < 0)
+		return 0;
+	if (l->kind == LK_DOC && len && name[len - 1] == '/' &&
+	    !strncmp(name, "Documentation/", 14))
+		return tree_has_dir(t, name);
+	b = read_whole(t->root, l->file, &n);
+	if (!b)
+		return 0;
+	for (p = b; !found && (p = memmem(p, b + n - p, name, len)); p++)
+		found = (p == b || !is_ident(p[-1])) &&
+			(p + len == b + n || !is_ident(p[len]));
+	free(b);
+	return found;
+}
