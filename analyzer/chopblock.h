@@ -133,6 +133,7 @@ struct file {
 	int base;		/* offset of basename */
 	struct fres *res;
 	/* analysis state */
+	uint64_t hash;		/* of the contents, if tree->want_hash */
 	int dead;		/* 1 dead, 2 maybe */
 	int live;
 	const char *why;
@@ -146,6 +147,7 @@ struct tree {
 	struct smap basemap;	/* basename -> first index in byname */
 	int *byname;		/* file indices sorted by basename */
 	VEC(char *) arches;
+	int want_hash;		/* scan_file() hashes each file's contents */
 };
 
 /* tree.c */
@@ -222,6 +224,8 @@ int is_direct_prefix(const char *pfx);
 /* ctok.c: a C tokenizer, and identifiers interned by its hash */
 struct idtab {
 	struct strvec names;
+	size_t *lens;
+	int lcap;
 	uint64_t *hs;
 	int *ids;
 	size_t cap;
@@ -291,8 +295,12 @@ struct lctx {
 	struct smap rm_paths;		/* removed files, and dirs with '/' */
 	/* state */
 	struct idtab names;
+	struct idtab names2;		/* the names files other than headers need */
+	int *map;			/* names2 id -> names id */
 	unsigned char *rm;		/* per name: RM_* */
 	unsigned char *rm_nonfalse;	/* per name: call arguments not false */
+	uint32_t *rm_where;		/* per name: arch/X/ bits (31: outside) */
+	struct smap rm_here;		/* "path|name": lost by an edited file */
 	int ncap;
 	unsigned char *gone_ident;	/* per name: defined only in removed code */
 	/* output */

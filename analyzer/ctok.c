@@ -12,16 +12,24 @@
 
 #include "chopblock.h"
 
-#define H_INIT	0xcbf29ce484222325ULL
-#define H_MUL	0x100000001b3ULL
-
+/*
+ * A hash of an identifier from its length and its first and last eight
+ * bytes: no loop over the characters, which the scan already walks.
+ */
 uint64_t ident_hash(const char *s, size_t n)
 {
-	uint64_t h = H_INIT;
+	uint64_t a = 0, b = 0, h;
 
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * H_MUL;
-	return h;
+	if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL) ^ n;
+	h ^= h >> 31;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 29);
 }
 
 static void idtab_grow(struct idtab *t)
@@ -58,7 +66,7 @@ int idtab_find(const struct idtab *t, uint64_t h, const char *s, size_t n)
 	for (j = h & (t->cap - 1); t->ids[j] >= 0; j = (j + 1) & (t->cap - 1)) {
 		int id = t->ids[j];
 
-		if (t->hs[j] == h && strlen(t->names.v[id]) == n &&
+		if (t->hs[j] == h && t->lens[id] == n &&
 		    !memcmp(t->names.v[id], s, n))
 			return id;
 	}
@@ -77,6 +85,11 @@ int idtab_add(struct idtab *t, const char *s, size_t n)
 		idtab_grow(t);
 	id = t->names.n;
 	vpush(t->names, xstrndup(s, n));
+	if (id >= t->lcap) {
+		t->lcap = t->lcap ? 2 * t->lcap : 1024;
+		t->lens = xrealloc(t->lens, t->lcap * sizeof(*t->lens));
+	}
+	t->lens[id] = n;
 	for (j = h & (t->cap - 1); t->ids[j] >= 0; j = (j + 1) & (t->cap - 1))
 		;
 	t->hs[j] = h;
@@ -84,20 +97,21 @@ int idtab_add(struct idtab *t, const char *s, size_t n)
 	return id;
 }
 
-static int kw(const char *p, size_t n, const char *w)
-{
-	return strlen(w) == n && !memcmp(p, w, n);
-}
-
 /* End of the comment or literal that starts at p; counts its newlines. */
 static const char *skip_comment(const char *p, const char *e, int *line)
 {
-	for (p += 2; p + 1 < e; p++) {
-		if (*p == '\n')
-			(*line)++;
-		else if (*p == '*' && p[1] == '/')
-			return p + 2;
+	const char *s = p + 2, *q = s;
+
+	while (q < e && (q = memchr(q, '*', e - q))) {
+		if (q + 1 < e && q[1] == '/') {
+			for (; (s = memchr(s, '\n', q - s)); s++)
+				(*line)++;
+			return q + 2;
+		}
+		q++;
 	}
+	for (; (s = memchr(s, '\n', e - s)); s++)
+		(*line)++;
 	return e;
 }
 
@@ -119,6 +133,17 @@ static const char *skip_literal(const char *p, const char *e, int *line)
 	return e;
 }
 
+enum { C_OTHER, C_ID, C_DIGIT, C_SPACE, C_NL };
+#define IDCHAR(c) (cls[(unsigned char)(c)] - 1u <= 1)
+
+static const unsigned char cls[256] = {
+	['a' ... 'z'] = C_ID, ['A' ... 'Z'] = C_ID, ['_'] = C_ID,
+	['0' ... '9'] = C_DIGIT,
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\f'] = C_SPACE,
+	['\v'] = C_SPACE, ['\\'] = C_SPACE,
+	['\n'] = C_NL,
+};
+
 void ctok_scan(struct ctok *t, const char *b, const char *e)
 {
 	const char *p = b;
@@ -139,48 +164,52 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 	t->stmt = 1;
 	while (p < e) {
 		char c = *p;
+		int k = cls[(unsigned char)c];
 
-		if (is_ident(c) && !(c >= '0' && c <= '9')) {
+		if (k == C_SPACE) {
+			p++;
+			continue;
+		}
+		if (k == C_ID) {
 			const char *s = p;
-			uint64_t h = H_INIT;
+			size_t n;
 			int id = -1;
 
-			while (p < e && is_ident(*p)) {
-				h = (h ^ (unsigned char)*p) * H_MUL;
+			while (p < e && IDCHAR(*p))
 				p++;
-			}
+			n = p - s;
 			t->p = s;
-			t->len = p - s;
+			t->len = n;
 			t->ppfirst = t->directive != PP_NONE && pp_idents == 0;
 			if (t->directive != PP_NONE)
 				pp_idents++;
 			if (t->filter)
-				id = idtab_find(t->filter, h, s, p - s);
+				id = idtab_find(t->filter, ident_hash(s, n), s, n);
 			if (id >= 0 || !t->filter)
 				t->cb(t, id);
 			if (t->directive == PP_NONE) {
-				if (kw(s, p - s, "enum"))
+				if (n == 4 && !memcmp(s, "enum", 4))
 					enum_pending = 1;
-				else if (t->depth == 0 && kw(s, p - s, "extern"))
+				else if (n == 6 && t->depth == 0 &&
+					 !memcmp(s, "extern", 6))
 					t->externed = 1;
 			}
 			t->prev = TOK_IDENT;
 			t->prevp = s;
-			t->prevlen = p - s;
+			t->prevlen = n;
 			t->stmt = 0;
 			bol = 0;
 			continue;
 		}
-		if (c >= '0' && c <= '9') {
-			while (p < e && (is_ident(*p) || *p == '.'))
+		if (k == C_DIGIT) {
+			while (p < e && (IDCHAR(*p) || *p == '.'))
 				p++;
 			t->prev = TOK_NUM;
 			t->stmt = 0;
 			bol = 0;
 			continue;
 		}
-		switch (c) {
-		case '\n':
+		if (k == C_NL) {
 			t->line++;
 			if (t->directive != PP_NONE && !(p > b && p[-1] == '\\')) {
 				t->directive = PP_NONE;
@@ -189,9 +218,8 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 			bol = 1;
 			p++;
 			continue;
-		case ' ': case '\t': case '\r': case '\f': case '\v': case '\\':
-			p++;
-			continue;
+		}
+		switch (c) {
 		case '/':
 			if (p + 1 < e && p[1] == '*') {
 				const char *s = p;

@@ -58,6 +58,42 @@ char *read_whole(const char *root, const char *path, size_t *n)
 	return b;
 }
 
+/* Like read_whole(), into a buffer that is reused and grown as needed. */
+static char *read_into(const char *root, const char *path, char **buf,
+		       size_t *cap, size_t *n)
+{
+	char full[8192];
+	struct stat st;
+	size_t got = 0;
+	int fd;
+
+	*n = 0;
+	snprintf(full, sizeof(full), "%s/%s", root, path);
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	if ((size_t)st.st_size + 1 > *cap) {
+		*cap = st.st_size + 1 > 1 << 20 ? st.st_size + 1 : 1 << 20;
+		free(*buf);
+		*buf = xmalloc(*cap);
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, *buf + got, st.st_size - got);
+
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(fd);
+	(*buf)[got] = 0;
+	*n = got;
+	return *buf;
+}
+
 static const char *next_char(const char *p, const char *e)
 {
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
@@ -164,7 +200,25 @@ static int classify(const struct ctok *t, int header, struct occinfo *o)
 struct rmscan {
 	struct lctx *c;
 	int header;
+	uint32_t where;		/* bit of the file's arch/X/, or bit 31 */
+	const char *also_left;	/* path, when the file also stays (edited) */
 };
+
+/* bit a for a file of arch/<arches[a]>/, bit 31 for one outside arch/ */
+static uint32_t where_bit(const struct tree *t, const char *path)
+{
+	int a;
+
+	if (strncmp(path, "arch/", 5))
+		return 1u << 31;
+	for (a = 0; a < t->arches.n && a < 31; a++) {
+		size_t n = strlen(t->arches.v[a]);
+
+		if (!strncmp(path + 5, t->arches.v[a], n) && path[5 + n] == '/')
+			return 1u << a;
+	}
+	return 1u << 31;
+}
 
 static int boring(const char *p, size_t n)
 {
@@ -203,11 +257,20 @@ static void rm_cb(struct ctok *t, int id)
 			cap *= 2;
 		c->rm = xrealloc(c->rm, cap);
 		c->rm_nonfalse = xrealloc(c->rm_nonfalse, cap);
+		c->rm_where = xrealloc(c->rm_where, cap * sizeof(uint32_t));
 		memset(c->rm + c->ncap, 0, cap - c->ncap);
 		memset(c->rm_nonfalse + c->ncap, 0, cap - c->ncap);
+		memset(c->rm_where + c->ncap, 0, (cap - c->ncap) * sizeof(uint32_t));
 		c->ncap = cap;
 	}
 	c->rm[id] |= RM_USE;
+	c->rm_where[id] |= s->where;
+	if (s->also_left) {
+		char key[4400];
+
+		snprintf(key, sizeof(key), "%s|%.*s", s->also_left, (int)t->len, t->p);
+		smap_put(&c->rm_here, key, strlen(key), 1);
+	}
 	if (k == OCC_DEF)
 		c->rm[id] |= RM_DEF;
 	if (k == OCC_CALL)
@@ -246,6 +309,8 @@ static void left_cb(struct ctok *t, int id)
 	struct occinfo o;
 	int k;
 
+	if (c->map)
+		id = c->map[id];
 	if (c->rm[id] & RM_SYM) {
 		if (t->directive == PP_COND ||
 		    (t->prev == '(' && t->prevp &&
@@ -303,27 +368,67 @@ static const char *find_word(const char *s, const char *e, const char *w)
 	size_t n = strlen(w);
 	const char *p;
 
+	char lo = w[0] | 0x20, up = w[0] & ~0x20;
+
 	for (p = s; p + n <= e; p++) {
-		if (strncasecmp(p, w, n))
+		if ((*p != lo && *p != up) || strncasecmp(p, w, n))
 			continue;
 		/* not a path ("/bin/sh") nor part of a longer name */
 		if ((p == s || (!is_ident(p[-1]) && !strchr("/.$-", p[-1]))) &&
-		    (p + n == e || (!is_ident(p[n]) && p[n] != '/')))
+		    (p + n == e || (!is_ident(p[n]) && p[n] != '/' &&
+				    p[n] != '-')))
 			return p;
 	}
 	return NULL;
 }
 
-static int reason_cue(const char *s, const char *e)
+static int in_list(const char *p, size_t n, const char *const *l)
 {
-	static const char *const cue[] = { "because", "for", "on", "needs",
-		"need", "needed", "required", "requires", "workaround", "quirk",
-		"only", "since", "due", "specific", "hack", "broken", NULL };
-	int i;
-
-	for (i = 0; cue[i]; i++)
-		if (find_word(s, e, cue[i]))
+	for (; *l; l++)
+		if (strlen(*l) == n && !strncasecmp(p, *l, n))
 			return 1;
+	return 0;
+}
+
+/*
+ * A reason given with the architecture's name w (of length n) in the
+ * comment [s, e): "for SH", "on sh", "because of sh" just before it, or
+ * "sh needs", "SH only" just after, within four words.
+ */
+static int reason_cue(const char *s, const char *e, const char *w, size_t n)
+{
+	static const char *const before[] = { "for", "on", "because", "since",
+		"due", "workaround", "quirk", "hack", "broken", "needed",
+		"required", NULL };
+	static const char *const after[] = { "needs", "need", "requires",
+		"require", "only", "specific", "wants", "cannot", "lacks",
+		"doesn", "does", "has", "quirk", "workaround", "hack", NULL };
+	const char *p = w;
+	int k;
+
+	for (k = 0; k < 4 && p > s; k++) {
+		const char *we;
+
+		while (p > s && !is_ident(p[-1]))
+			p--;
+		we = p;
+		while (p > s && is_ident(p[-1]))
+			p--;
+		if (we > p && in_list(p, we - p, before))
+			return 1;
+	}
+	p = w + n;
+	for (k = 0; k < 4 && p < e; k++) {
+		const char *ws;
+
+		while (p < e && !is_ident(*p))
+			p++;
+		ws = p;
+		while (p < e && is_ident(*p))
+			p++;
+		if (p > ws && in_list(ws, p - ws, after))
+			return 1;
+	}
 	return 0;
 }
 
@@ -335,8 +440,9 @@ static void comment_cb(struct ctok *t, const char *s, const char *e, int line)
 
 	for (i = 0; i < c->arch_words.n; i++) {
 		const char *w = find_word(s, e, c->arch_words.v[i]);
+		size_t n = strlen(c->arch_words.v[i]);
 
-		if (w && reason_cue(s, e)) {
+		if (w && reason_cue(s, e, w, n)) {
 			const char *q;
 			struct site st = { i, LK_COMMENT, a->file, line };
 
@@ -352,6 +458,7 @@ static void comment_cb(struct ctok *t, const char *s, const char *e, int line)
 struct ljob {
 	struct lctx *c;
 	int next;
+	int stage;		/* 0: headers, 1: the rest */
 	pthread_mutex_t lock;
 	struct lacc acc[17];
 	int nacc;
@@ -379,12 +486,15 @@ static void *left_worker(void *arg)
 	struct lctx *c = j->c;
 	struct lacc *a;
 	struct ctok t = { 0 };
+	char *buf = NULL;
+	size_t cap = 0;
 
 	pthread_mutex_lock(&j->lock);
 	a = &j->acc[j->nacc++];
 	pthread_mutex_unlock(&j->lock);
-	acc_init(a, c);
-	t.filter = &c->names;
+	if (!a->c)
+		acc_init(a, c);
+	t.filter = c->map ? &c->names2 : &c->names;
 	t.cb = left_cb;
 	t.comment = c->arch_words.n ? comment_cb : NULL;
 	t.arg = a;
@@ -403,18 +513,68 @@ static void *left_worker(void *arg)
 			size_t n;
 			char *b;
 
-			if (!c->left[i] || !code_kind(f->kind))
+			if (!c->left[i] || !code_kind(f->kind) ||
+			    (f->kind == FK_H) != !j->stage)
 				continue;
-			b = read_whole(c->left_t->root, f->path, &n);
+			b = read_into(c->left_t->root, f->path, &buf, &cap, &n);
 			if (!b)
 				continue;
 			a->file = i;
 			a->header = f->kind == FK_H;
+			/* another architecture's comments compare, not reason */
+			t.comment = c->arch_words.n && strncmp(f->path, "arch/", 5) ?
+				    comment_cb : NULL;
 			ctok_scan(&t, b, b + n);
-			free(b);
 		}
 	}
+	free(buf);
 	return NULL;
+}
+
+/*
+ * After the headers: the names the other files still matter for.  A
+ * declaration no header uses (the other files may), a function with
+ * bool parameters whose callers have not all been seen yet, a name
+ * defined in the removed code and not seen at all (is it really gone?),
+ * and the removed symbols.  Files edited by a series (check --baseline)
+ * can hold declarations themselves: there, every name stays.
+ */
+static void narrow(struct lctx *c, struct ljob *j)
+{
+	int n = c->names.names.n, i, k;
+	unsigned char *keep;
+
+	if (c->gone_t != c->left_t)
+		return;
+	keep = xcalloc(n + 1, 1);
+	for (k = 0; k < j->nacc; k++) {
+		const struct lacc *a = &j->acc[k];
+
+		for (i = 0; i < a->sites.n; i++)
+			keep[a->sites.v[i].id] = 1;
+	}
+	for (k = 0; k < j->nacc; k++) {
+		const struct lacc *a = &j->acc[k];
+
+		for (i = 0; i < n; i++)
+			if (a->use[i] && !(a->boolp[i] && c->rm_nonfalse[i] &&
+					   !(a->ncalls[i] && !a->af[i])))
+				keep[i] |= 2;
+	}
+	c->map = xmalloc((n + 1) * sizeof(int));
+	for (i = 0; i < n; i++) {
+		int any = 0, id;
+
+		for (k = 0; k < j->nacc; k++)
+			any |= j->acc[k].any[i];
+		if (keep[i] == 1 || (c->rm[i] & RM_SYM) ||
+		    ((c->rm[i] & RM_DEF) && !any)) {
+			id = idtab_add(&c->names2, c->names.names.v[i],
+				       strlen(c->names.names.v[i]));
+			c->map[id] = i;
+		}
+	}
+	free(keep);
 }
 
 static void add_left(struct lctx *c, int kind, const struct tree *t, int file,
@@ -424,6 +584,30 @@ static void add_left(struct lctx *c, int kind, const struct tree *t, int file,
 			      xstrdup(what), maybe };
 
 	vpush(c->out, l);
+}
+
+/*
+ * Could the removed code have used the declaration at st?  One in a .c
+ * or .S file only if that very file lost a use of it (an edited file);
+ * one in arch/Y/ only if removed code of arch/Y/ used the name.
+ */
+static int visible(struct lctx *c, const struct site *st)
+{
+	const char *path = c->left_t->files[st->file].path;
+	const char *name = c->names.names.v[st->id];
+	int kind = c->left_t->files[st->file].kind;
+	uint32_t w;
+
+	if (kind != FK_H) {
+		char key[4400];
+
+		snprintf(key, sizeof(key), "%s|%s", path, name);
+		return smap_get(&c->rm_here, key, strlen(key)) >= 0;
+	}
+	if (strncmp(path, "arch/", 5))
+		return 1;
+	w = where_bit(c->gone_t, path);	/* arch/Y/ as the other tree counts */
+	return w != 1u << 31 && (c->rm_where[st->id] & w);
 }
 
 static const char *const decl_what[] = {
@@ -439,7 +623,7 @@ void leftover_code(struct lctx *c)
 	int nth = ncpus() + 1, i, k, n;
 	unsigned char *use, *any, *af, *boolp;
 	int *ncalls, *bfile, *bline, *bdef;
-	struct rmscan rs = { c, 0 };
+	struct rmscan rs = { .c = c };
 	struct ctok t = { 0 };
 
 	/* pass 1: the removed code */
@@ -456,6 +640,9 @@ void leftover_code(struct lctx *c)
 		if (!b)
 			continue;
 		rs.header = f->kind == FK_H;
+		rs.where = where_bit(c->gone_t, f->path);
+		rs.also_left = c->gone_t != c->left_t &&
+			       tree_find(c->left_t, f->path) >= 0 ? f->path : NULL;
 		ctok_scan(&t, b, b + len);
 		free(b);
 	}
@@ -475,8 +662,11 @@ void leftover_code(struct lctx *c)
 					cap *= 2;
 				c->rm = xrealloc(c->rm, cap);
 				c->rm_nonfalse = xrealloc(c->rm_nonfalse, cap);
+				c->rm_where = xrealloc(c->rm_where, cap * sizeof(uint32_t));
 				memset(c->rm + c->ncap, 0, cap - c->ncap);
 				memset(c->rm_nonfalse + c->ncap, 0, cap - c->ncap);
+				memset(c->rm_where + c->ncap, 0,
+				       (cap - c->ncap) * sizeof(uint32_t));
 				c->ncap = cap;
 			}
 			c->rm[k] = RM_SYM;
@@ -486,15 +676,24 @@ void leftover_code(struct lctx *c)
 	if (!c->names.names.n)
 		return;
 
-	/* pass 2: the code that stays */
+	/*
+	 * pass 2: the code that stays, headers first; then the other files
+	 * with only the names that the headers left open as a filter
+	 */
 	pthread_mutex_init(&j.lock, NULL);
 	if (nth > 16)
 		nth = 16;
-	for (i = 0; i < nth; i++)
-		if (pthread_create(&th[i], NULL, left_worker, &j))
-			die("cannot create thread");
-	for (i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
+	for (j.stage = 0; j.stage < 2; j.stage++) {
+		j.next = 0;
+		j.nacc = 0;
+		for (i = 0; i < nth; i++)
+			if (pthread_create(&th[i], NULL, left_worker, &j))
+				die("cannot create thread");
+		for (i = 0; i < nth; i++)
+			pthread_join(th[i], NULL);
+		if (!j.stage)
+			narrow(c, &j);
+	}
 	pthread_mutex_destroy(&j.lock);
 	n = c->names.names.n;
 	use = j.acc[0].use;
@@ -534,7 +733,8 @@ void leftover_code(struct lctx *c)
 			const struct site *st = &a->sites.v[s];
 			char what[160];
 
-			if (use[st->id] || !(c->rm[st->id] & RM_USE))
+			if (use[st->id] || !(c->rm[st->id] & RM_USE) ||
+			    !visible(c, st))
 				continue;
 			snprintf(what, sizeof(what), "%s; its every %s went with the removal",
 				 decl_what[st->kind],
