@@ -106,7 +106,7 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 {
 	struct lctx *c = d->c;
 	const char *p = s, *which;
-	char what[512];
+	char what[512], name[300];
 
 	while (p < e) {
 		const char *q;
@@ -120,6 +120,7 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 		if (removed_path(c, p, q)) {
 			snprintf(what, sizeof(what), "names %.*s, which is removed",
 				 (int)(q - p), p);
+			snprintf(name, sizeof(name), "%.*s", (int)(q - p), p);
 			goto found;
 		}
 		if (q - p > 9 && !memcmp(p, "CONFIG_", 7)) {
@@ -131,6 +132,7 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 				snprintf(what, sizeof(what),
 					 "describes %.*s, which is removed",
 					 (int)(r - p), p);
+				snprintf(name, sizeof(name), "%.*s", (int)(r - p), p);
 				goto found;
 			}
 		}
@@ -152,6 +154,8 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 					snprintf(what, sizeof(what),
 						 "describes %.*s(), which is removed",
 						 (int)(r - w), w);
+					snprintf(name, sizeof(name), "%.*s",
+						 (int)(r - w), w);
 					goto found;
 				}
 				while (r < q && !is_ident(*r))
@@ -162,16 +166,15 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 	}
 	if (c->rm_arches.n && lists_arch(c, s, e, &which)) {
 		snprintf(what, sizeof(what), "lists %s as supported", which);
+		snprintf(name, sizeof(name), "%s", which);
 		goto found;
 	}
 	return;
 found:
 	{
 		struct leftover l = { LK_DOC, c->left_t->files[d->file].path, line,
-				      NULL, xstrdup(what), 0 };
-		const char *n = strchr(what, ' ') + 1, *ne = strchr(n, ',');
+				      xstrdup(name), xstrdup(what), 0 };
 
-		l.name = ne ? xstrndup(n, ne - n) : xstrdup(n);
 		vpush(c->out, l);
 	}
 }

@@ -362,18 +362,25 @@ static void left_cb(struct ctok *t, int id)
 	}
 }
 
-/* a whole word w (case-insensitive) in [s, e) */
+/*
+ * A whole word w in [s, e), in any case; a name of three letters or less
+ * ("sh", "um") only in capitals, as in lower case it is mostly a variable.
+ * Not part of a path ("/bin/sh") nor of a longer name ("SH-Mobile").
+ */
 static const char *find_word(const char *s, const char *e, const char *w)
 {
-	size_t n = strlen(w);
+	size_t n = strlen(w), k;
 	const char *p;
-
 	char lo = w[0] | 0x20, up = w[0] & ~0x20;
+	int caps = n <= 3;
 
 	for (p = s; p + n <= e; p++) {
-		if ((*p != lo && *p != up) || strncasecmp(p, w, n))
+		if ((*p != up && (caps || *p != lo)) || strncasecmp(p, w, n))
 			continue;
-		/* not a path ("/bin/sh") nor part of a longer name */
+		for (k = 0; caps && k < n && !(p[k] >= 'a' && p[k] <= 'z'); k++)
+			;
+		if (caps && k < n)
+			continue;
 		if ((p == s || (!is_ident(p[-1]) && !strchr("/.$-", p[-1]))) &&
 		    (p + n == e || (!is_ident(p[n]) && p[n] != '/' &&
 				    p[n] != '-')))

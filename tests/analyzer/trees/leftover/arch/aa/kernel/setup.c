@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/hooks.h>
+
+int aa_counter;
+
+void aa_only_hook(int x)
+{
+	struct aa_regs r = { AA_MAGIC };
+
+	aa_counter += x + r.r + HOOK_AA + AA_LOCAL;
+	shared_hook(x);
+	do_thing(x, true);
+	do_other(x, true);
+}
