@@ -833,6 +833,13 @@ int leftover_present(const struct tree *t, const struct leftover *l)
 	b = read_whole(t->root, l->file, &n);
 	if (!b)
 		return 0;
+	if (l->kind == LK_COMMENT) {
+		/* the architecture's name, as the comment spells it */
+		for (p = b; !found && p + len <= b + n; p++)
+			found = !strncasecmp(p, name, len) &&
+				(p == b || !is_ident(p[-1])) &&
+				(p + len == b + n || !is_ident(p[len]));
+	}
 	for (p = b; !found && (p = memmem(p, b + n - p, name, len)); p++)
 		found = (p == b || !is_ident(p[-1])) &&
 			(p + len == b + n || !is_ident(p[len]));
