@@ -279,7 +279,7 @@ struct leftover {
 	int maybe;
 };
 
-enum { RM_USE = 1, RM_DEF = 2, RM_SYM = 4 };
+enum { RM_USE = 1, RM_DEF = 2, RM_SYM = 4, RM_OWN = 8 };
 
 struct lctx {
 	/* input: what was removed, and from which tree */

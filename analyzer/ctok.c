@@ -188,10 +188,12 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 			if (id >= 0 || !t->filter)
 				t->cb(t, id);
 			if (t->directive == PP_NONE) {
+				/* "enum {" or "enum tag {" opens a body */
 				if (n == 4 && !memcmp(s, "enum", 4))
-					enum_pending = 1;
-				else if (n == 6 && t->depth == 0 &&
-					 !memcmp(s, "extern", 6))
+					enum_pending = 2;
+				else
+					enum_pending = enum_pending == 2;
+				if (n == 6 && t->depth == 0 && !memcmp(s, "extern", 6))
 					t->externed = 1;
 			}
 			t->prev = TOK_IDENT;
@@ -291,6 +293,7 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 					t->externed = 0;
 			} else {
 				t->stmt = 0;
+				enum_pending = 0;
 			}
 		}
 		t->prev = (unsigned char)c;

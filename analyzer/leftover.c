@@ -247,7 +247,10 @@ static void rm_cb(struct ctok *t, int id)
 	int k = classify(t, s->header, &o);
 
 	(void)id;
-	if (k == OCC_NONE || k == OCC_DECL || boring(t->p, t->len))
+	if (k == OCC_NONE || boring(t->p, t->len))
+		return;
+	if (k == OCC_DECL && o.kind != LK_MACRO && o.kind != LK_ENUM &&
+	    o.kind != LK_STRUCT)
 		return;
 	id = idtab_add(&c->names, t->p, t->len);
 	if (id >= c->ncap) {
@@ -262,6 +265,15 @@ static void rm_cb(struct ctok *t, int id)
 		memset(c->rm_nonfalse + c->ncap, 0, cap - c->ncap);
 		memset(c->rm_where + c->ncap, 0, (cap - c->ncap) * sizeof(uint32_t));
 		c->ncap = cap;
+	}
+	if (k == OCC_DECL) {
+		/*
+		 * A removed file with its own macro, enum or struct of that
+		 * name (not an edited one, which holds the very declaration)
+		 */
+		if (!s->also_left)
+			c->rm[id] |= RM_OWN;
+		return;
 	}
 	c->rm[id] |= RM_USE;
 	c->rm_where[id] |= s->where;
@@ -605,6 +617,11 @@ static int visible(struct lctx *c, const struct site *st)
 	int kind = c->left_t->files[st->file].kind;
 	uint32_t w;
 
+	if (strstr(path, "include/uapi/"))
+		return 0;	/* the user ABI: nothing of it is ours to drop */
+	if ((c->rm[st->id] & RM_OWN) && st->kind != LK_PROTO &&
+	    st->kind != LK_EXTERN && st->kind != LK_INLINE)
+		return 0;	/* the removed uses meant the removed definition */
 	if (kind != FK_H) {
 		char key[4400];
 

@@ -305,7 +305,7 @@ cp "$tmp/out" "$tmp/left-dead.json"
 LD=$tmp/left-dead.json
 decl='"kind":"declaration","status":"dead"'
 # (a) declarations
-has "$LD" "leftover prototype" "$decl" '"what":"prototype"' '"line":24,' '"name":"aa_only_hook"'
+has "$LD" "leftover prototype" "$decl" '"what":"prototype"' '"line":25,' '"name":"aa_only_hook"'
 has "$LD" "leftover extern variable" "$decl" '"what":"extern"' '"name":"aa_counter"'
 has "$LD" "leftover enum constant" "$decl" '"what":"enum-constant"' '"name":"HOOK_AA"'
 has "$LD" "leftover struct type" "$decl" '"what":"struct"' '"name":"aa_regs"'
@@ -319,6 +319,9 @@ hasnot "$LD" "macro still used: kept" '"name":"LIVE_MAGIC"'
 hasnot "$LD" "a prototype unused before the removal too is none of its business" '"name":"never_used_proto"'
 hasnot "$LD" "another architecture's macro of the same name: kept" '"file":"arch/bbx/'
 hasnot "$LD" "a macro of a .c file no removed file could see: kept" '"name":"AA_LOCAL"'
+hasnot "$LD" "a macro of the user ABI: kept" '"name":"AA_ABI_MAGIC"'
+hasnot "$LD" "a macro the removed code had its own of: kept" '"name":"AA_OWN"'
+hasnot "$LD" "the first call in a function returning an enum is a use" '"name":"aa_board_kick"'
 # (b) parameters and branches
 has "$LD" "bool parameter every remaining caller passes as false" \
 	'"kind":"constant-parameter"' '"file":"drivers/core.c","line":16,' '"name":"do_thing"' 'parameter 2'
@@ -344,7 +347,7 @@ has "$LD" "comment giving the removed architecture as the reason: maybe" \
 hasnot "$LD" "a short architecture name in lower case is a variable" '"kind":"comment"' '"line":34,'
 hasnot "$LD" "a mention without a reason is none" '"kind":"comment"' '"line":37,'
 "$cb" dead --tree "$L" --remove-arch aa >"$tmp/left-dead.txt" 2>&1
-has "$tmp/left-dead.txt" "human output: leftovers with file:line" "include/linux/hooks.h:24: aa_only_hook: prototype"
+has "$tmp/left-dead.txt" "human output: leftovers with file:line" "include/linux/hooks.h:25: aa_only_hook: prototype"
 
 # check --baseline on a removal made by hand: the same findings
 LP=$tmp/left-partial

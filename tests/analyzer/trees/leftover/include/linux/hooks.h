@@ -4,6 +4,7 @@
 
 #define AA_MAGIC	0x42
 #define LIVE_MAGIC	1
+#define AA_OWN		1
 
 enum hook_kind {
 	HOOK_AA,
@@ -24,6 +25,7 @@ extern int live_counter;
 void aa_only_hook(int x);
 void shared_hook(int x);
 void never_used_proto(void);
+void aa_board_kick(void);
 int do_thing(int a, bool verbose);
 int do_other(int a, bool quiet);
 
