@@ -37,7 +37,7 @@ check: deps tree analyzer
 
 bench: deps tree analyzer
 	$(H)/pristine-tree.sh
-	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine bench
+	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine PATCHED=$(TREE) bench
 	$(H)/bench-pktcdvd.sh
 
 # Build the main kernel's configuration (x86_64) after every patch of the
