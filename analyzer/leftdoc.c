@@ -201,7 +201,7 @@ static int indent_width(const char *l, const char *e)
 static void scan_doc(struct dscan *d, const char *b, const char *e, int kconfig)
 {
 	const char *l = b;
-	int line = 0, help = 0, hind = -1, hkw = 0;
+	int line = 0, help = 0, hind = -1, hkw = 0, gone = 0;
 
 	while (l < e) {
 		const char *nl = memchr(l, '\n', e - l), *le = nl ? nl : e;
@@ -218,10 +218,20 @@ static void scan_doc(struct dscan *d, const char *b, const char *e, int kconfig)
 			if (help && p < le) {
 				if (hind < 0 && ind > hkw)
 					hind = ind;
-				if (hind >= 0 && ind >= hind)
-					doc_line(d, p, le, line);
-				else
+				if (hind < 0 || ind < hind)
 					help = 0;
+				else if (!gone)	/* the entry goes with its symbol */
+					doc_line(d, p, le, line);
+			}
+			if (!help && ((le - p > 7 && !memcmp(p, "config ", 7)) ||
+				      (le - p > 11 && !memcmp(p, "menuconfig ", 11)))) {
+				const char *n = p + (*p == 'c' ? 7 : 11), *q;
+
+				while (n < le && (*n == ' ' || *n == '\t'))
+					n++;
+				for (q = n; q < le && is_ident(*q); q++)
+					;
+				gone = smap_get(&d->syms, n, q - n) >= 0;
 			}
 			if (!help && le - p >= 4 && !memcmp(p, "help", 4) &&
 			    (le - p == 4 || p[4] == ' ' || p[4] == '\t')) {

@@ -341,6 +341,7 @@ hasnot "$LD" "documentation of what stays: nothing" '"kind":"documentation"' '"l
 hasnot "$LD" "a line with the architectures that stay: nothing" '"kind":"documentation"' '"line":11,' 'widget.rst'
 hasnot "$LD" "a features row of an architecture that stays: nothing" 'arch-support.txt","line":10,'
 hasnot "$LD" "Kconfig help of what stays: nothing" '"kind":"documentation"' '"file":"drivers/Kconfig","line":6,'
+hasnot "$LD" "Kconfig help of a removed symbol goes with it" '"kind":"documentation"' '"file":"drivers/Kconfig","line":12,'
 # (d) comments
 has "$LD" "comment giving the removed architecture as the reason: maybe" \
 	'"kind":"comment","status":"maybe"' '"file":"drivers/core.c","line":31,'
