@@ -301,6 +301,7 @@ struct lctx {
 	unsigned char *rm_nonfalse;	/* per name: call arguments not false */
 	uint32_t *rm_where;		/* per name: arch/X/ bits (31: outside) */
 	struct smap rm_here;		/* "path|name": lost by an edited file */
+	struct smap rm_sub;		/* "subsystem|name": used by removed code */
 	int ncap;
 	unsigned char *gone_ident;	/* per name: defined only in removed code */
 	/* output */

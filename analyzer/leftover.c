@@ -201,6 +201,7 @@ struct rmscan {
 	struct lctx *c;
 	int header;
 	uint32_t where;		/* bit of the file's arch/X/, or bit 31 */
+	char *subsys;		/* subsystem_of() the file */
 	const char *also_left;	/* path, when the file also stays (edited) */
 };
 
@@ -277,6 +278,12 @@ static void rm_cb(struct ctok *t, int id)
 	}
 	c->rm[id] |= RM_USE;
 	c->rm_where[id] |= s->where;
+	{
+		char key[4400];
+
+		snprintf(key, sizeof(key), "%s|%.*s", s->subsys, (int)t->len, t->p);
+		smap_put(&c->rm_sub, key, strlen(key), 1);
+	}
 	if (s->also_left) {
 		char key[4400];
 
@@ -628,8 +635,16 @@ static int visible(struct lctx *c, const struct site *st)
 		snprintf(key, sizeof(key), "%s|%s", path, name);
 		return smap_get(&c->rm_here, key, strlen(key)) >= 0;
 	}
-	if (strncmp(path, "arch/", 5))
+	if (!strncmp(path, "include/", 8))
 		return 1;
+	if (strncmp(path, "arch/", 5)) {
+		/* a subsystem's own header: its removed code only */
+		char key[4400], *sub = subsystem_of(path);
+
+		snprintf(key, sizeof(key), "%s|%s", sub, name);
+		free(sub);
+		return smap_get(&c->rm_sub, key, strlen(key)) >= 0;
+	}
 	w = where_bit(c->gone_t, path);	/* arch/Y/ as the other tree counts */
 	return w != 1u << 31 && (c->rm_where[st->id] & w);
 }
@@ -665,6 +680,8 @@ void leftover_code(struct lctx *c)
 			continue;
 		rs.header = f->kind == FK_H;
 		rs.where = where_bit(c->gone_t, f->path);
+		free(rs.subsys);
+		rs.subsys = subsystem_of(f->path);
 		rs.also_left = c->gone_t != c->left_t &&
 			       tree_find(c->left_t, f->path) >= 0 ? f->path : NULL;
 		ctok_scan(&t, b, b + len);

@@ -320,11 +320,13 @@ hasnot "$LD" "a prototype unused before the removal too is none of its business"
 hasnot "$LD" "another architecture's macro of the same name: kept" '"file":"arch/bbx/'
 hasnot "$LD" "a macro of a .c file no removed file could see: kept" '"name":"AA_LOCAL"'
 hasnot "$LD" "a macro of the user ABI: kept" '"name":"AA_ABI_MAGIC"'
+has "$LD" "a subsystem's own header, used by its removed driver" "$decl" '"name":"AA_WIDGET_REG"'
+hasnot "$LD" "another subsystem's header no removed code could include: kept" '"name":"AA_PIN"'
 hasnot "$LD" "a macro the removed code had its own of: kept" '"name":"AA_OWN"'
 hasnot "$LD" "the first call in a function returning an enum is a use" '"name":"aa_board_kick"'
 # (b) parameters and branches
 has "$LD" "bool parameter every remaining caller passes as false" \
-	'"kind":"constant-parameter"' '"file":"drivers/core.c","line":16,' '"name":"do_thing"' 'parameter 2'
+	'"kind":"constant-parameter"' '"file":"drivers/core.c","line":17,' '"name":"do_thing"' 'parameter 2'
 hasnot "$LD" "bool parameter a remaining caller passes a variable: kept" '"name":"do_other"'
 has "$LD" "an #ifdef of a removed symbol is a constant conditional" \
 	'"kind":"conditional"' '"text":"#ifdef CONFIG_AA_WIDGET"' '"becomes":"false"'
@@ -344,9 +346,9 @@ hasnot "$LD" "Kconfig help of what stays: nothing" '"kind":"documentation"' '"fi
 hasnot "$LD" "Kconfig help of a removed symbol goes with it" '"kind":"documentation"' '"file":"drivers/Kconfig","line":12,'
 # (d) comments
 has "$LD" "comment giving the removed architecture as the reason: maybe" \
-	'"kind":"comment","status":"maybe"' '"file":"drivers/core.c","line":31,'
-hasnot "$LD" "a short architecture name in lower case is a variable" '"kind":"comment"' '"line":34,'
-hasnot "$LD" "a mention without a reason is none" '"kind":"comment"' '"line":37,'
+	'"kind":"comment","status":"maybe"' '"file":"drivers/core.c","line":32,'
+hasnot "$LD" "a short architecture name in lower case is a variable" '"kind":"comment"' '"line":35,'
+hasnot "$LD" "a mention without a reason is none" '"kind":"comment"' '"line":38,'
 "$cb" dead --tree "$L" --remove-arch aa >"$tmp/left-dead.txt" 2>&1
 has "$tmp/left-dead.txt" "human output: leftovers with file:line" "include/linux/hooks.h:25: aa_only_hook: prototype"
 
@@ -377,7 +379,7 @@ has "$LC" "check --baseline: bool parameter of a static function whose caller an
 hasnot "$LC" "check --baseline: bool parameter passed a variable kept" '"name":"do_other"'
 has "$LC" "check --baseline: branch on a removed symbol" '"kind":"constant-branch"' '"name":"CONFIG_AA_WIDGET"'
 has "$LC" "check --baseline: documentation" '"kind":"documentation"' 'arch/aa/kernel/setup.c'
-has "$LC" "check --baseline: comment, maybe" '"kind":"comment","status":"maybe"' '"line":31,'
+has "$LC" "check --baseline: comment, maybe" '"kind":"comment","status":"maybe"' '"line":32,'
 status 0 "check --baseline: nothing removed, nothing left behind" \
 	"$cb" check --tree "$L" --baseline "$L" --json
 has "$tmp/out" "check --baseline: no leftovers against itself" '"leftovers":['

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/hooks.h>
+#include "widget_regs.h"
 
 /* a macro of a .c file: no other file can have used it */
 #define AA_LOCAL 1
@@ -10,7 +11,7 @@ void shared_hook(int x)
 {
 	struct live_regs r = { LIVE_MAGIC };
 
-	live_counter += x + r.r + HOOK_LIVE;
+	live_counter += x + r.r + HOOK_LIVE + LIVE_WIDGET_REG;
 }
 
 int do_thing(int a, bool verbose)

@@ -9,7 +9,7 @@ void aa_only_hook(int x)
 {
 	struct aa_regs r = { AA_MAGIC };
 
-	aa_counter += x + r.r + HOOK_AA + AA_LOCAL + AA_ABI_MAGIC + AA_OWN;
+	aa_counter += x + r.r + HOOK_AA + AA_LOCAL + AA_ABI_MAGIC + AA_OWN + AA_PIN;
 	shared_hook(x);
 	do_thing(x, true);
 	do_other(x, true);
