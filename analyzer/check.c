@@ -446,7 +446,7 @@ int cmd_check(int argc, char **argv)
 	struct findings fs = { 0 }, bfs = { 0 };
 	const char *root = NULL, *base = NULL;
 	int json = 0, i, counts[CK_NKINDS] = { 0 }, nnew = 0;
-	int lcounts[LK_NKINDS] = { 0 };
+	int lcounts[LK_NKINDS] = { 0 }, noleft = 0;
 	struct lctx *lc = NULL;
 
 	for (i = 0; i < argc; i++) {
@@ -456,6 +456,8 @@ int cmd_check(int argc, char **argv)
 			base = argv[++i];
 		else if (!strcmp(argv[i], "--json"))
 			json = 1;
+		else if (!strcmp(argv[i], "--no-leftovers"))
+			noleft = 1;
 		else
 			die("check: unknown or incomplete option '%s' (see chopblock --help)",
 			    argv[i]);
@@ -466,8 +468,8 @@ int cmd_check(int argc, char **argv)
 	tree_load(&t, root);
 	if (base) {
 		tree_load(&bt, base);
-		t.want_hash = 1;
-		bt.want_hash = 1;
+		t.want_hash = !noleft;
+		bt.want_hash = !noleft;
 	}
 	phase("load");
 	tree_scan(&t, 1, 1);
@@ -496,7 +498,8 @@ int cmd_check(int argc, char **argv)
 				f->isnew = 0;
 		}
 		phase("baseline");
-		lc = leftovers(&t, &bt, &fs, &bfs);
+		if (!noleft)
+			lc = leftovers(&t, &bt, &fs, &bfs);
 	}
 	if (fs.n)
 		qsort(fs.v, fs.n, sizeof(*fs.v), fcmp);

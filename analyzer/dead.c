@@ -1332,7 +1332,7 @@ int cmd_dead(int argc, char **argv)
 	struct dctx *c = xcalloc(1, sizeof(*c));
 	struct strvec tool = { 0 };
 	const char *root = NULL, *base = NULL, *target = NULL;
-	int json = 0, i, a, kfd;
+	int json = 0, noleft = 0, i, a, kfd;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--tree") && i + 1 < argc)
@@ -1349,6 +1349,8 @@ int cmd_dead(int argc, char **argv)
 			base = argv[++i];
 		} else if (!strcmp(argv[i], "--json")) {
 			json = 1;
+		} else if (!strcmp(argv[i], "--no-leftovers")) {
+			noleft = 1;
 		} else {
 			die("dead: unknown or incomplete option '%s' (see chopblock --help)",
 			    argv[i]);
@@ -1410,7 +1412,8 @@ int cmd_dead(int argc, char **argv)
 	phase("weak");
 	maint_items(c);
 	phase("maint");
-	leftover_items(c);
+	if (!noleft)
+		leftover_items(c);
 	if (target)
 		keep_remnants(c, target);
 	output(c, json);

@@ -108,6 +108,9 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 	const char *p = s, *which;
 	char what[512], name[300];
 
+	/* paths need a '/', symbols and function names a '_' */
+	if (!memchr(s, '/', e - s) && !memchr(s, '_', e - s))
+		p = e;
 	while (p < e) {
 		const char *q;
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,6 +76,16 @@ static char *read_into(const char *root, const char *path, char **buf,
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return NULL;
+	}
+	if (st.st_size >= 1 << 16) {
+		/* a big file: map it rather than copy it */
+		void *m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		close(fd);
+		if (m == MAP_FAILED)
+			return NULL;
+		*n = st.st_size;
+		return m;
 	}
 	if ((size_t)st.st_size + 1 > *cap) {
 		*cap = st.st_size + 1 > 1 << 20 ? st.st_size + 1 : 1 << 20;
@@ -551,6 +562,8 @@ static void *left_worker(void *arg)
 			t.comment = c->arch_words.n && strncmp(f->path, "arch/", 5) ?
 				    comment_cb : NULL;
 			ctok_scan(&t, b, b + n);
+			if (b != buf)
+				munmap(b, n);
 		}
 	}
 	free(buf);
@@ -732,8 +745,10 @@ void leftover_code(struct lctx *c)
 				die("cannot create thread");
 		for (i = 0; i < nth; i++)
 			pthread_join(th[i], NULL);
-		if (!j.stage)
+		if (!j.stage) {
+			phase("leftovers: headers");
 			narrow(c, &j);
+		}
 	}
 	pthread_mutex_destroy(&j.lock);
 	n = c->names.names.n;

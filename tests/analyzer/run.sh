@@ -352,6 +352,10 @@ hasnot "$LD" "a mention without a reason is none" '"kind":"comment"' '"line":38,
 "$cb" dead --tree "$L" --remove-arch aa >"$tmp/left-dead.txt" 2>&1
 has "$tmp/left-dead.txt" "human output: leftovers with file:line" "include/linux/hooks.h:25: aa_only_hook: prototype"
 
+status 0 "dead --no-leftovers runs" "$cb" dead --tree "$L" --remove-arch aa --no-leftovers --json
+hasnot "$tmp/out" "dead --no-leftovers: no leftovers" '"kind":"declaration"'
+has "$tmp/out" "dead --no-leftovers: the verdicts still" '"kind":"arch","status":"dead","path":"arch/aa/"'
+
 # check --baseline on a removal made by hand: the same findings
 LP=$tmp/left-partial
 cp -r "$L" "$LP"
@@ -380,6 +384,8 @@ hasnot "$LC" "check --baseline: bool parameter passed a variable kept" '"name":"
 has "$LC" "check --baseline: branch on a removed symbol" '"kind":"constant-branch"' '"name":"CONFIG_AA_WIDGET"'
 has "$LC" "check --baseline: documentation" '"kind":"documentation"' 'arch/aa/kernel/setup.c'
 has "$LC" "check --baseline: comment, maybe" '"kind":"comment","status":"maybe"' '"line":32,'
+"$cb" check --tree "$LP" --baseline "$L" --json --no-leftovers >"$tmp/out" 2>&1
+hasnot "$tmp/out" "check --baseline --no-leftovers: no leftovers" '"kind":"prototype"'
 status 0 "check --baseline: nothing removed, nothing left behind" \
 	"$cb" check --tree "$L" --baseline "$L" --json
 has "$tmp/out" "check --baseline: no leftovers against itself" '"leftovers":['
