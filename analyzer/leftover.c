@@ -748,6 +748,9 @@ void leftover_code(struct lctx *c)
 		if (!j.stage) {
 			phase("leftovers: headers");
 			narrow(c, &j);
+			if (getenv("CHOPBLOCK_DEBUG"))
+				fprintf(stderr, "leftovers: %d names, %d after the headers\n",
+					c->names.names.n, c->names2.names.n);
 		}
 	}
 	pthread_mutex_destroy(&j.lock);
