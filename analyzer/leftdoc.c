@@ -145,15 +145,16 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 
 			while (r < q) {
 				const char *w = r;
-				int id;
+				int id = -1;
 
 				while (r < q && is_ident(*r))
 					r++;
 				if (r - w >= 6 && memchr(w, '_', r - w) &&
-				    (id = idtab_find(&c->names,
-						     ident_hash(w, r - w), w,
-						     r - w)) >= 0 &&
-				    c->gone_ident && c->gone_ident[id]) {
+				    c->gone_ident)
+					id = idtab_find(&c->names,
+							ident_hash(w, r - w), w,
+							r - w);
+				if (id >= 0 && c->gone_ident[id]) {
 					snprintf(what, sizeof(what),
 						 "describes %.*s(), which is removed",
 						 (int)(r - w), w);
