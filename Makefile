@@ -37,7 +37,7 @@ check: deps tree analyzer
 
 bench: deps tree analyzer
 	$(H)/pristine-tree.sh
-	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine bench
+	$(MAKE) -C analyzer KSRC=$(TREE) TREE=$(CURDIR)/build/pristine PATCHED=$(TREE) bench
 	$(H)/bench-pktcdvd.sh
 
 # After every patch of the series: chopblock check against the baseline

@@ -5,11 +5,16 @@
 # scripts/checkkconfigsymbols.py, side by side on the same tree in one run,
 # then chopblock dead --remove-arch sh; and where the two checkers differ.
 #
-# usage: bench.sh TREE [path/to/chopblock]
+# With PATCHED (the tree with the series applied), also the two commands
+# that hold it against TREE, leftovers included: check --baseline and
+# dead --baseline.
+#
+# usage: bench.sh TREE [path/to/chopblock [PATCHED]]
 
-tree=${1:?usage: bench.sh TREE [chopblock]}
+tree=${1:?usage: bench.sh TREE [chopblock [PATCHED]]}
 here=$(cd "$(dirname "$0")" && pwd)
 cb=${2:-$here/chopblock}
+patched=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,6 +53,13 @@ echo "chopblock dead --remove-arch sh: ${wall} s wall, ${user} s user, ${sys} s 
 "$cb" dead --tree "$tree" --remove-arch sh >/dev/null 2>&1
 cpu /dev/null "$cb" dead --tree "$tree" --remove-arch sh
 echo "chopblock dead --remove-arch sh: ${wall} s wall, ${user} s user, ${sys} s sys (Kconfig result cached)"
+if [ -n "$patched" ]; then
+	cpu /dev/null "$cb" check --tree "$patched" --baseline "$tree"
+	echo "chopblock check --baseline:      ${wall} s wall, ${user} s user, ${sys} s sys ($patched against $tree)"
+	"$cb" dead --tree "$patched" --baseline "$tree" --remove-arch sh >/dev/null 2>&1
+	cpu /dev/null "$cb" dead --tree "$patched" --baseline "$tree" --remove-arch sh
+	echo "chopblock dead --baseline:       ${wall} s wall, ${user} s user, ${sys} s sys (Kconfig result cached)"
+fi
 echo
 
 [ -s "$tmp/py.txt" ] || exit 0

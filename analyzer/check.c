@@ -341,6 +341,74 @@ static void collect(struct tree *t, struct findings *fs)
 	smap_free(&p2.fs.keys);
 }
 
+/*
+ * What the change from the baseline to the tree leaves behind: the
+ * removed code is every baseline file the tree lacks or has changed.
+ */
+static struct lctx *leftovers(struct tree *t, struct tree *bt,
+			      struct findings *fs, struct findings *bfs)
+{
+	struct lctx *l = xcalloc(1, sizeof(*l));
+	unsigned char *gone = xcalloc(bt->nfiles + 1, 1);
+	unsigned char *left = xcalloc(t->nfiles + 1, 1);
+	size_t k;
+	int i, a;
+
+	for (i = 0; i < t->nfiles; i++)
+		left[i] = 1;
+	for (i = 0; i < bt->nfiles; i++) {
+		const char *p = bt->files[i].path;
+		int o = tree_find(t, p);
+
+		if (o >= 0) {
+			gone[i] = t->files[o].hash != bt->files[i].hash;
+			continue;
+		}
+		gone[i] = 1;
+		smap_put(&l->rm_paths, p, strlen(p), 1);
+		/* the directories that went with it */
+		for (const char *s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
+			char *d = xstrndup(p, s - p + 1);
+
+			if (!tree_has_dir(t, d))
+				smap_put(&l->rm_paths, d, strlen(d), 1);
+			free(d);
+		}
+	}
+	for (k = 0; k < bfs->kdefs.cap; k++) {
+		char *sym = bfs->kdefs.keys[k];
+
+		if (sym && smap_get(&fs->kdefs, sym, strlen(sym)) < 0) {
+			vpush(l->rm_syms, sym);
+			vpush(l->doc_syms, sym);
+		}
+	}
+	for (a = 0; a < bt->arches.n; a++) {
+		char kc[300];
+		int b, f;
+
+		for (b = 0; b < t->arches.n; b++)
+			if (!strcmp(t->arches.v[b], bt->arches.v[a]))
+				break;
+		if (b < t->arches.n)
+			continue;
+		vpush(l->rm_arches, bt->arches.v[a]);
+		vpush(l->arch_words, bt->arches.v[a]);
+		snprintf(kc, sizeof(kc), "arch/%s/Kconfig", bt->arches.v[a]);
+		f = tree_find(bt, kc);
+		if (f >= 0 && bt->files[f].res && bt->files[f].res->kdefs.n)
+			vpush(l->arch_words, bt->files[f].res->kdefs.v[0].name);
+	}
+	l->gone_t = bt;
+	l->gone = gone;
+	l->left_t = t;
+	l->left = left;
+	leftover_code(l);
+	leftover_docs(l);
+	leftover_sort(l);
+	return l;
+}
+
 static int fcmp(const void *a, const void *b)
 {
 	const struct finding *x = a, *y = b;
@@ -378,6 +446,8 @@ int cmd_check(int argc, char **argv)
 	struct findings fs = { 0 }, bfs = { 0 };
 	const char *root = NULL, *base = NULL;
 	int json = 0, i, counts[CK_NKINDS] = { 0 }, nnew = 0;
+	int lcounts[LK_NKINDS] = { 0 }, noleft = 0;
+	struct lctx *lc = NULL;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--tree") && i + 1 < argc)
@@ -386,6 +456,8 @@ int cmd_check(int argc, char **argv)
 			base = argv[++i];
 		else if (!strcmp(argv[i], "--json"))
 			json = 1;
+		else if (!strcmp(argv[i], "--no-leftovers"))
+			noleft = 1;
 		else
 			die("check: unknown or incomplete option '%s' (see chopblock --help)",
 			    argv[i]);
@@ -394,8 +466,11 @@ int cmd_check(int argc, char **argv)
 		die("check: --tree DIR is required");
 	phase("start");
 	tree_load(&t, root);
-	if (base)
+	if (base) {
 		tree_load(&bt, base);
+		t.want_hash = !noleft;
+		bt.want_hash = !noleft;
+	}
 	phase("load");
 	tree_scan(&t, 1, 1);
 	tree_scan(&t, 0, 1);
@@ -423,6 +498,8 @@ int cmd_check(int argc, char **argv)
 				f->isnew = 0;
 		}
 		phase("baseline");
+		if (!noleft)
+			lc = leftovers(&t, &bt, &fs, &bfs);
 	}
 	if (fs.n)
 		qsort(fs.v, fs.n, sizeof(*fs.v), fcmp);
@@ -432,6 +509,8 @@ int cmd_check(int argc, char **argv)
 		counts[fs.v[i].kind]++;
 		nnew++;
 	}
+	for (i = 0; lc && i < lc->out.n; i++)
+		lcounts[lc->out.v[i].kind]++;
 	if (json) {
 		struct sbuf b = { 0 };
 		int first = 1;
@@ -463,6 +542,24 @@ int cmd_check(int argc, char **argv)
 			printf("%s\n%s", first ? "" : ",", b.s);
 			first = 0;
 		}
+		printf("\n],\"leftover_counts\":{");
+		for (i = 0; i < LK_NKINDS; i++)
+			printf("%s\"%s\":%d", i ? "," : "", lk_name[i], lcounts[i]);
+		printf("},\"leftovers\":[");
+		for (i = 0; lc && i < lc->out.n; i++) {
+			const struct leftover *l = &lc->out.v[i];
+
+			b.len = 0;
+			sb_addf(&b, "{\"kind\":\"%s\",\"status\":\"%s\",\"file\":",
+				lk_name[l->kind], l->maybe ? "maybe" : "left");
+			sb_json(&b, l->file);
+			sb_addf(&b, ",\"line\":%d,\"name\":", l->line);
+			sb_json(&b, l->name);
+			sb_adds(&b, ",\"reason\":");
+			sb_json(&b, l->what);
+			sb_adds(&b, "}");
+			printf("%s\n%s", i ? "," : "", b.s);
+		}
 		printf("\n]}\n");
 		free(b.s);
 		return nnew ? 1 : 0;
@@ -484,6 +581,18 @@ int cmd_check(int argc, char **argv)
 				last = f->kind;
 			}
 			printf("%s:%d: %s%s\n", f->file, f->line, what(f->kind), f->name);
+		}
+	}
+	if (lc) {
+		printf("\n== Left behind by the change (not counted in the result) ==\n");
+		for (i = 0; i < LK_NKINDS; i++)
+			printf("  %-44s %d\n", lk_name[i], lcounts[i]);
+		for (i = 0; i < lc->out.n; i++) {
+			const struct leftover *l = &lc->out.v[i];
+
+			printf("%s:%d: %s%s %s: %s\n", l->file, l->line,
+			       l->maybe ? "maybe: " : "", lk_name[l->kind], l->name,
+			       l->what);
 		}
 	}
 	printf("\nresult: %s (%d finding%s)\n", nnew ? "FAIL" : "PASS", nnew,

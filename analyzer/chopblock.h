@@ -133,6 +133,7 @@ struct file {
 	int base;		/* offset of basename */
 	struct fres *res;
 	/* analysis state */
+	uint64_t hash;		/* of the contents, if tree->want_hash */
 	int dead;		/* 1 dead, 2 maybe */
 	int live;
 	const char *why;
@@ -146,6 +147,7 @@ struct tree {
 	struct smap basemap;	/* basename -> first index in byname */
 	int *byname;		/* file indices sorted by basename */
 	VEC(char *) arches;
+	int want_hash;		/* scan_file() hashes each file's contents */
 };
 
 /* tree.c */
@@ -218,6 +220,98 @@ struct mkmodel {
 void mk_build(const struct tree *t, struct mkmodel *m);
 int mk_first(const struct mkmodel *m, const char *target);
 int is_direct_prefix(const char *pfx);
+
+/* ctok.c: a C tokenizer, and identifiers interned by its hash */
+struct idtab {
+	struct strvec names;
+	size_t *lens;
+	int lcap;
+	uint64_t *hs;
+	int *ids;
+	size_t cap;
+};
+uint64_t ident_hash(const char *s, size_t n);
+int idtab_find(const struct idtab *t, uint64_t h, const char *s, size_t n);
+int idtab_add(struct idtab *t, const char *s, size_t n);
+
+enum { PP_NONE, PP_DEFINE, PP_COND, PP_OTHER };
+enum { TOK_IDENT = 256, TOK_NUM, TOK_LIT };
+
+struct ctok {
+	/* set by the caller */
+	const struct idtab *filter;	/* NULL: every identifier */
+	void (*cb)(struct ctok *t, int id);
+	void (*comment)(struct ctok *t, const char *s, const char *e, int line);
+	void *arg;
+	/* the identifier at hand and where it stands */
+	const char *b, *e;
+	const char *p;
+	size_t len;
+	int line;
+	int depth;		/* braces, outside directives */
+	int enum_depth;		/* depth of the enum body we are in, or -1 */
+	int directive;		/* PP_* of the line we are in */
+	int ppfirst;		/* first identifier after the directive's name */
+	int prev;		/* previous token: a char or TOK_* */
+	const char *prevp;	/* previous identifier */
+	size_t prevlen;
+	int externed;		/* "extern" seen in this top-level statement */
+	int stmt;		/* the identifier starts a statement */
+};
+void ctok_scan(struct ctok *t, const char *b, const char *e);
+unsigned int ctok_args(const char *p, const char *e, int *nargs,
+		       const char **end);
+unsigned int ctok_bool_params(const char *p, const char *e);
+
+/* leftover.c, leftdoc.c: what a removal leaves behind */
+enum lkind {
+	LK_PROTO, LK_EXTERN, LK_ENUM, LK_STRUCT, LK_MACRO, LK_INLINE,
+	LK_PARAM, LK_BRANCH, LK_DOC, LK_COMMENT, LK_NKINDS
+};
+extern const char *const lk_name[LK_NKINDS];
+
+struct leftover {
+	int kind;
+	const char *file;
+	int line;
+	char *name;
+	char *what;
+	int maybe;
+};
+
+enum { RM_USE = 1, RM_DEF = 2, RM_SYM = 4, RM_OWN = 8 };
+
+struct lctx {
+	/* input: what was removed, and from which tree */
+	const struct tree *gone_t;
+	const unsigned char *gone;	/* per file of gone_t */
+	/* the code and documentation that stay */
+	const struct tree *left_t;
+	const unsigned char *left;	/* per file of left_t */
+	struct strvec rm_syms;		/* removed Kconfig symbols (branches) */
+	struct strvec doc_syms;		/* removed Kconfig symbols (documentation) */
+	struct strvec arch_words;	/* names of removed architectures */
+	struct strvec rm_arches;	/* removed arch/X directories: X */
+	struct smap rm_paths;		/* removed files, and dirs with '/' */
+	/* state */
+	struct idtab names;
+	struct idtab names2;		/* the names files other than headers need */
+	int *map;			/* names2 id -> names id */
+	unsigned char *rm;		/* per name: RM_* */
+	unsigned char *rm_nonfalse;	/* per name: call arguments not false */
+	uint32_t *rm_where;		/* per name: arch/X/ bits (31: outside) */
+	struct smap rm_here;		/* "path|name": lost by an edited file */
+	struct smap rm_sub;		/* "subsystem|name": used by removed code */
+	int ncap;
+	unsigned char *gone_ident;	/* per name: defined only in removed code */
+	/* output */
+	VEC(struct leftover) out;
+};
+char *read_whole(const char *root, const char *path, size_t *n);
+void leftover_code(struct lctx *c);
+void leftover_docs(struct lctx *c);
+void leftover_sort(struct lctx *c);
+int leftover_present(const struct tree *t, const struct leftover *l);
 
 /* commands */
 int cmd_dead(int argc, char **argv);

@@ -20,16 +20,21 @@ struct item {
 	char *json;
 	char *human;
 	int kind;
+	int lkind, line;	/* leftovers: LK_*, line */
 };
 
 enum ikind {
 	IK_ARCH, IK_SYMBOL, IK_DIR, IK_FILE, IK_HEADER, IK_COND, IK_REF,
-	IK_WEAK, IK_MAINT, IK_DEFCONFIG, IK_NKINDS
+	IK_WEAK, IK_MAINT, IK_DEFCONFIG,
+	/* what the removal leaves behind in what stays */
+	IK_LDECL, IK_LPARAM, IK_LDOC, IK_LCOMMENT, IK_NKINDS
 };
+#define IK_FIRST_LEFT IK_LDECL
 
 static const char *const kind_name[] = {
 	"arch", "symbol", "dir", "file", "header", "conditional",
 	"reference", "weak", "maintainers", "defconfig",
+	"declaration", "constant-parameter", "documentation", "comment",
 };
 
 static const char *const kind_title[] = {
@@ -38,6 +43,10 @@ static const char *const kind_title[] = {
 	"Conditionals that become constant", "References to dead symbols",
 	"Weak functions whose only override goes away",
 	"MAINTAINERS", "Defconfigs",
+	"Left behind: declarations nothing uses any more",
+	"Left behind: parameters that became constant",
+	"Left behind: documentation of what goes",
+	"Left behind: comments naming the removed architecture (maybe)",
 };
 
 struct dctx {
@@ -366,6 +375,8 @@ static void add_item(struct dctx *c, int kind, const char *where,
 	struct item it;
 
 	it.kind = kind;
+	it.lkind = -1;
+	it.line = 0;
 	it.path = xstrdup(path);
 	it.name = name ? xstrdup(name) : NULL;
 	it.extra = extra ? xstrdup(extra) : NULL;
@@ -1025,6 +1036,84 @@ static void maint_items(struct dctx *c)
 	free(me.v);
 }
 
+/* ---- what the removal leaves behind in the files that stay ---- */
+
+static int left_ikind(int lk)
+{
+	switch (lk) {
+	case LK_PARAM:
+	case LK_BRANCH:
+		return IK_LPARAM;
+	case LK_DOC:
+		return IK_LDOC;
+	case LK_COMMENT:
+		return IK_LCOMMENT;
+	default:
+		return IK_LDECL;
+	}
+}
+
+static void leftover_items(struct dctx *c)
+{
+	struct tree *t = &c->t;
+	struct lctx *l = xcalloc(1, sizeof(*l));
+	unsigned char *gone = xcalloc(t->nfiles + 1, 1);
+	unsigned char *left = xcalloc(t->nfiles + 1, 1);
+	int i;
+
+	for (i = 0; i < t->nfiles; i++) {
+		gone[i] = c->fst[i] == ST_DEAD;
+		left[i] = !gone[i];
+		if (gone[i])
+			smap_put(&l->rm_paths, t->files[i].path, t->files[i].plen, 1);
+	}
+	for (i = 0; i < c->items.n; i++)
+		if (c->items.v[i].kind == IK_DIR || c->items.v[i].kind == IK_ARCH)
+			smap_put(&l->rm_paths, c->items.v[i].path,
+				 strlen(c->items.v[i].path), 1);
+	for (i = 0; i < c->kr.syms.n; i++)
+		if (sym_dead(c, c->kr.syms.v[i].name))
+			vpush(l->doc_syms, c->kr.syms.v[i].name);
+	for (i = 0; i < c->rm_arch.n; i++) {
+		char kc[300];
+		int f;
+
+		vpush(l->rm_arches, c->rm_arch.v[i]);
+		vpush(l->arch_words, c->rm_arch.v[i]);
+		snprintf(kc, sizeof(kc), "arch/%s/Kconfig", c->rm_arch.v[i]);
+		f = tree_find(t, kc);
+		if (f >= 0 && t->files[f].res && t->files[f].res->kdefs.n)
+			vpush(l->arch_words, t->files[f].res->kdefs.v[0].name);
+	}
+	l->gone_t = t;
+	l->gone = gone;
+	l->left_t = t;
+	l->left = left;
+	leftover_code(l);
+	leftover_docs(l);
+	leftover_sort(l);
+	for (i = 0; i < l->out.n; i++) {
+		const struct leftover *lo = &l->out.v[i];
+		int ik = left_ikind(lo->kind);
+		struct sbuf j = { 0 }, h = { 0 };
+		char key[4400];
+
+		begin(&j, ik, lo->maybe ? "maybe" : "dead");
+		jkv(&j, "what", lk_name[lo->kind]);
+		jkv(&j, "file", lo->file);
+		sb_addf(&j, ",\"line\":%d", lo->line);
+		jkv(&j, "name", lo->name);
+		jkv(&j, "reason", lo->what);
+		sb_adds(&j, "}");
+		sb_addf(&h, "%s:%d: %s%s: %s", lo->file, lo->line,
+			lo->maybe ? "maybe: " : "", lo->name, lo->what);
+		snprintf(key, sizeof(key), "%s:%08d:%s", lo->file, lo->line, lo->name);
+		add_item(c, ik, lo->file, key, lo->file, lo->name, NULL, &j, &h);
+		c->items.v[c->items.n - 1].lkind = lo->kind;
+		c->items.v[c->items.n - 1].line = lo->line;
+	}
+}
+
 static void output(struct dctx *c, int json)
 {
 	int i, counts[IK_NKINDS] = { 0 };
@@ -1185,6 +1274,15 @@ static int item_present(const struct tree *t, const struct smap *kdefs,
 					return 1;
 		}
 		return 0;
+	case IK_LDECL:
+	case IK_LPARAM:
+	case IK_LDOC:
+	case IK_LCOMMENT: {
+		struct leftover l = { it->lkind, it->path, it->line, it->name,
+				      NULL, 0 };
+
+		return leftover_present(t, &l);
+	}
 	case IK_MAINT:
 		for (i = 0; i < me->n; i++) {
 			if (strcmp(me->v[i].title, it->name))
@@ -1234,7 +1332,7 @@ int cmd_dead(int argc, char **argv)
 	struct dctx *c = xcalloc(1, sizeof(*c));
 	struct strvec tool = { 0 };
 	const char *root = NULL, *base = NULL, *target = NULL;
-	int json = 0, i, a, kfd;
+	int json = 0, noleft = 0, i, a, kfd;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--tree") && i + 1 < argc)
@@ -1251,6 +1349,8 @@ int cmd_dead(int argc, char **argv)
 			base = argv[++i];
 		} else if (!strcmp(argv[i], "--json")) {
 			json = 1;
+		} else if (!strcmp(argv[i], "--no-leftovers")) {
+			noleft = 1;
 		} else {
 			die("dead: unknown or incomplete option '%s' (see chopblock --help)",
 			    argv[i]);
@@ -1312,9 +1412,13 @@ int cmd_dead(int argc, char **argv)
 	phase("weak");
 	maint_items(c);
 	phase("maint");
+	if (!noleft)
+		leftover_items(c);
 	if (target)
 		keep_remnants(c, target);
 	output(c, json);
 	free(tool.v);
-	return target && c->items.n ? 1 : 0;
+	for (i = 0, a = 0; i < c->items.n; i++)
+		a += c->items.v[i].kind < IK_FIRST_LEFT;
+	return target && a ? 1 : 0;
 }

@@ -12,7 +12,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: chopblock dead --tree DIR --remove-arch ARCH [--remove-arch ARCH ...]\n"
 	      "                      [--remove-symbol SYM ...] [--baseline DIR] [--json]\n"
-	      "       chopblock check --tree DIR [--baseline DIR] [--json]\n"
+	      "                      [--no-leftovers]\n"
+	      "       chopblock check --tree DIR [--baseline DIR] [--json] [--no-leftovers]\n"
 	      "       chopblock guards --tree DIR --diff FILE [--arch ARCH ...] [--json]\n"
 	      "       chopblock enable --tree DIR --arch ARCH --config FILE --requests FILE\n"
 	      "                        [--forbid SYM ...]\n", f);

@@ -867,6 +867,22 @@ static void scan_defconfig(struct fres *r, const char *b, const char *e)
 	free(hits.v);
 }
 
+/* A quick hash of a file's contents, to tell changed files apart. */
+static uint64_t content_hash(const char *p, size_t n)
+{
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, x;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&x, p, 8);
+		h = (h ^ x) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	x = 0;
+	memcpy(&x, p, n);
+	h = (h ^ x) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 32);
+}
+
 /* per-thread read buffer: read() beats mmap() for many small files */
 static __thread char *rbuf;
 static __thread size_t rcap;
@@ -910,6 +926,8 @@ void scan_file(const struct tree *t, struct file *f, int light)
 	}
 	close(fd);
 	m = rbuf;
+	if (t->want_hash)
+		f->hash = content_hash(m, got);
 	switch (f->kind) {
 	case FK_MAKE:
 		scan_make(f, r, m, m + got);

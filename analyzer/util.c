@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -242,6 +243,7 @@ void phase(const char *name)
 	static struct timespec t0;
 	static int on = -1;
 	struct timespec t;
+	struct rusage ru;
 
 	if (on < 0) {
 		on = getenv("CHOPBLOCK_TIMING") != NULL;
@@ -250,6 +252,9 @@ void phase(const char *name)
 	if (!on)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	fprintf(stderr, "[%8.3f s] %s\n", (t.tv_sec - t0.tv_sec) +
-		(t.tv_nsec - t0.tv_nsec) / 1e9, name);
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "[%8.3f s, cpu %7.3f s] %s\n", (t.tv_sec - t0.tv_sec) +
+		(t.tv_nsec - t0.tv_nsec) / 1e9,
+		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6, name);
 }

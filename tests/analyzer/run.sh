@@ -297,4 +297,108 @@ status 0 "enable: what a symbol would undo is refused" \
 	enable aa "need WIDGET_FOO f" "try WIDGET_LEGACY l"
 has "$tmp/out" "enable: an earlier request keeps its symbol" "skip${tab}WIDGET_LEGACY${tab}l${tab}would change WIDGET_FOO"
 
+# ---- leftovers: what a removal leaves behind in what stays ----
+L=$trees/leftover
+status 0 "dead finds leftovers on the leftover tree" \
+	"$cb" dead --tree "$L" --remove-arch aa --json
+cp "$tmp/out" "$tmp/left-dead.json"
+LD=$tmp/left-dead.json
+decl='"kind":"declaration","status":"dead"'
+# (a) declarations
+has "$LD" "leftover prototype" "$decl" '"what":"prototype"' '"line":25,' '"name":"aa_only_hook"'
+has "$LD" "leftover extern variable" "$decl" '"what":"extern"' '"name":"aa_counter"'
+has "$LD" "leftover enum constant" "$decl" '"what":"enum-constant"' '"name":"HOOK_AA"'
+has "$LD" "leftover struct type" "$decl" '"what":"struct"' '"name":"aa_regs"'
+has "$LD" "leftover macro" "$decl" '"what":"macro"' '"file":"include/linux/hooks.h","line":5,' '"name":"AA_MAGIC"'
+has "$LD" "leftover static inline stub" "$decl" '"what":"inline"' '"name":"aa_inline_stub"'
+hasnot "$LD" "prototype of a function still used: kept" '"name":"shared_hook"' '"kind":"declaration"'
+hasnot "$LD" "extern variable still used: kept" '"name":"live_counter"'
+hasnot "$LD" "enum constant still used: kept" '"name":"HOOK_LIVE"'
+hasnot "$LD" "struct type still used: kept" '"name":"live_regs"'
+hasnot "$LD" "macro still used: kept" '"name":"LIVE_MAGIC"'
+hasnot "$LD" "a prototype unused before the removal too is none of its business" '"name":"never_used_proto"'
+hasnot "$LD" "another architecture's macro of the same name: kept" '"file":"arch/bbx/'
+hasnot "$LD" "a macro of a .c file no removed file could see: kept" '"name":"AA_LOCAL"'
+hasnot "$LD" "a macro of the user ABI: kept" '"name":"AA_ABI_MAGIC"'
+has "$LD" "a subsystem's own header, used by its removed driver" "$decl" '"name":"AA_WIDGET_REG"'
+hasnot "$LD" "another subsystem's header no removed code could include: kept" '"name":"AA_PIN"'
+hasnot "$LD" "a macro the removed code had its own of: kept" '"name":"AA_OWN"'
+hasnot "$LD" "the first call in a function returning an enum is a use" '"name":"aa_board_kick"'
+# (b) parameters and branches
+has "$LD" "bool parameter every remaining caller passes as false" \
+	'"kind":"constant-parameter"' '"file":"drivers/core.c","line":17,' '"name":"do_thing"' 'parameter 2'
+hasnot "$LD" "bool parameter a remaining caller passes a variable: kept" '"name":"do_other"'
+has "$LD" "an #ifdef of a removed symbol is a constant conditional" \
+	'"kind":"conditional"' '"text":"#ifdef CONFIG_AA_WIDGET"' '"becomes":"false"'
+# (c) documentation
+has "$LD" "documentation names a removed file" '"kind":"documentation"' \
+	'"file":"Documentation/widget.rst","line":6,' 'arch/aa/kernel/setup.c'
+has "$LD" "documentation describes a removed symbol" '"kind":"documentation"' '"line":7,' 'CONFIG_AA_WIDGET'
+has "$LD" "documentation describes a removed function" '"kind":"documentation"' '"line":8,' 'aa_widget_probe'
+has "$LD" "documentation lists the removed architecture" '"kind":"documentation"' '"line":10,' 'lists aa as supported'
+has "$LD" "a features table lists it" '"kind":"documentation"' 'arch-support.txt","line":9,'
+has "$LD" "the removed architecture's documentation directory" '"kind":"documentation"' '"name":"Documentation/arch/aa/"'
+has "$LD" "Kconfig help names a removed file" '"kind":"documentation"' '"file":"drivers/Kconfig","line":5,'
+hasnot "$LD" "documentation of what stays: nothing" '"kind":"documentation"' '"line":9,' 'widget.rst'
+hasnot "$LD" "a line with the architectures that stay: nothing" '"kind":"documentation"' '"line":11,' 'widget.rst'
+hasnot "$LD" "a features row of an architecture that stays: nothing" 'arch-support.txt","line":10,'
+hasnot "$LD" "Kconfig help of what stays: nothing" '"kind":"documentation"' '"file":"drivers/Kconfig","line":6,'
+hasnot "$LD" "Kconfig help of a removed symbol goes with it" '"kind":"documentation"' '"file":"drivers/Kconfig","line":12,'
+# (d) comments
+has "$LD" "comment giving the removed architecture as the reason: maybe" \
+	'"kind":"comment","status":"maybe"' '"file":"drivers/core.c","line":32,'
+hasnot "$LD" "a short architecture name in lower case is a variable" '"kind":"comment"' '"line":35,'
+hasnot "$LD" "a mention without a reason is none" '"kind":"comment"' '"line":38,'
+"$cb" dead --tree "$L" --remove-arch aa >"$tmp/left-dead.txt" 2>&1
+has "$tmp/left-dead.txt" "human output: leftovers with file:line" "include/linux/hooks.h:25: aa_only_hook: prototype"
+
+status 0 "dead --no-leftovers runs" "$cb" dead --tree "$L" --remove-arch aa --no-leftovers --json
+hasnot "$tmp/out" "dead --no-leftovers: no leftovers" '"kind":"declaration"'
+has "$tmp/out" "dead --no-leftovers: the verdicts still" '"kind":"arch","status":"dead","path":"arch/aa/"'
+
+# check --baseline on a removal made by hand: the same findings
+LP=$tmp/left-partial
+cp -r "$L" "$LP"
+rm -r "$LP/arch/aa" "$LP/drivers/aa_widget.c"
+sed -i '/AA_WIDGET/d' "$LP/drivers/Makefile"
+sed -i '/^config AA_WIDGET/,$d' "$LP/drivers/Kconfig"
+sed -i '/^#ifdef CONFIG_AA_WIDGET/,/^#endif/d' "$LP/drivers/core.c"
+printf '#ifdef CONFIG_AA_WIDGET\nint left_branch;\n#endif\n' >>"$LP/drivers/core.c"
+"$cb" check --tree "$LP" --baseline "$L" --json >"$tmp/left-check.json" 2>&1
+LC=$tmp/left-check.json
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$LC" 2>/dev/null; then
+	ktap_pass "check --baseline --json with leftovers is valid JSON"
+else
+	ktap_fail "check --baseline --json with leftovers is valid JSON"
+fi
+for n in aa_only_hook:prototype aa_counter:extern HOOK_AA:enum-constant aa_regs:struct \
+	 AA_MAGIC:macro aa_inline_stub:inline; do
+	has "$LC" "check --baseline: leftover ${n#*:} ${n%%:*}" "\"kind\":\"${n#*:}\"" "\"name\":\"${n%%:*}\""
+done
+hasnot "$LC" "check --baseline: used declarations kept" '"name":"shared_hook"' '"kind":"prototype"'
+hasnot "$LC" "check --baseline: a .c macro the edit did not touch kept" '"name":"AA_LOCAL"'
+has "$LC" "check --baseline: bool parameter" '"kind":"constant-parameter"' '"name":"do_thing"'
+has "$LC" "check --baseline: bool parameter of a static function whose caller an edit removed" \
+	'"kind":"constant-parameter"' '"name":"edit_me"'
+hasnot "$LC" "check --baseline: bool parameter passed a variable kept" '"name":"do_other"'
+has "$LC" "check --baseline: branch on a removed symbol" '"kind":"constant-branch"' '"name":"CONFIG_AA_WIDGET"'
+has "$LC" "check --baseline: documentation" '"kind":"documentation"' 'arch/aa/kernel/setup.c'
+has "$LC" "check --baseline: comment, maybe" '"kind":"comment","status":"maybe"' '"line":32,'
+"$cb" check --tree "$LP" --baseline "$L" --json --no-leftovers >"$tmp/out" 2>&1
+hasnot "$tmp/out" "check --baseline --no-leftovers: no leftovers" '"kind":"prototype"'
+status 0 "check --baseline: nothing removed, nothing left behind" \
+	"$cb" check --tree "$L" --baseline "$L" --json
+has "$tmp/out" "check --baseline: no leftovers against itself" '"leftovers":['
+hasnot "$tmp/out" "check --baseline: and none listed" '"kind":"prototype"'
+
+# dead --baseline: what the partial removal left, and not what it took
+"$cb" dead --tree "$LP" --baseline "$L" --remove-arch aa --json >"$tmp/left-rem.json" 2>&1
+has "$tmp/left-rem.json" "dead --baseline: a leftover still there" "$decl" '"name":"aa_only_hook"'
+LQ=$tmp/left-clean
+cp -r "$LP" "$LQ"
+sed -i '/aa_only_hook/d' "$LQ/include/linux/hooks.h"
+"$cb" dead --tree "$LQ" --baseline "$L" --remove-arch aa --json >"$tmp/left-rem2.json" 2>&1
+hasnot "$tmp/left-rem2.json" "dead --baseline: a leftover removed is not listed" '"name":"aa_only_hook"'
+has "$tmp/left-rem2.json" "dead --baseline: the others still are" "$decl" '"name":"aa_counter"'
+
 ktap_finished

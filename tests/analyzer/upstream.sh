@@ -48,14 +48,23 @@ run() {
 	fi
 }
 
-# counts JSON: the "counts" object of a chopblock dead run
+# The figures below are those of dead's verdicts; what a removal leaves
+# behind in the files that stay (issue 16, part 3) is counted apart.
+LEFT='"kind":"(declaration|constant-parameter|documentation|comment)"'
+
+# counts JSON: the "counts" object of a chopblock dead run, verdicts only
 counts() {
-	sed -n '1s/.*"counts":{\([^}]*\)}.*/\1/p' "$1"
+	sed -n '1s/.*"counts":{\([^}]*\)}.*/\1/p' "$1" | sed 's/,"declaration":.*//'
+}
+
+# verdicts JSON: the items of a chopblock dead run, leftovers left out
+verdicts() {
+	grep '^{"kind":' "$1" | grep -Ev "^\{$LEFT"
 }
 
 # keys JSON: one line per item: kind, then path or name, then line
 keys() {
-	grep '^{"kind":' "$1" | sed -E \
+	verdicts "$1" | sed -E \
 		-e 's/^\{"kind":"([a-z]+)".*"(name|path|title)":"([^"]*)".*/\1 \3/' \
 		-e 't' -e 's/^\{"kind":"([a-z]+)".*"file":"([^"]*)","line":([0-9]+).*/\1 \2:\3/' |
 		LC_ALL=C sort
@@ -80,7 +89,9 @@ check "ia64 (b): 5 verdicts that 6.12 still has" "$(keys "$L" | sed 's/:[0-9]*$/
 python3 - "$I" "$t612" >"$tmp/hold" 2>/dev/null <<'EOF'
 import json, os, re, sys
 
-items = json.load(open(sys.argv[1]))["items"]
+items = [i for i in json.load(open(sys.argv[1]))["items"]
+         if i["kind"] not in ("declaration", "constant-parameter",
+                              "documentation", "comment")]
 new = sys.argv[2]
 kdefs = set()
 for d, _, files in os.walk(new):
@@ -203,7 +214,7 @@ check "pktcdvd: 35 verdicts" "$(counts "$P")" \
 
 # each verdict's file: the path of a file or header, else the file it is
 # in; MAINTAINERS for an entry
-grep '^{"kind":' "$P" | sed -E \
+verdicts "$P" | sed -E \
 	-e 's/^\{"kind":"maintainers".*/maintainers MAINTAINERS/' -e 't' \
 	-e 's/^\{"kind":"([a-z]+)".*"path":"([^"]*)".*/\1 \2/' -e 't' \
 	-e 's/^\{"kind":"([a-z]+)".*"file":"([^"]*)".*/\1 \2/' >"$tmp/pkt-files"
