@@ -154,9 +154,11 @@ touched_compatibles() {
 make_dtb() {
 	local disk=$1 a dargs=() skip=0 n=0 c
 	command -v dtc >/dev/null || die "dtc is missing (install device-tree-compiler)"
+	# QEMU refuses -append without -kernel, and the tree it dumps must be
+	# its own, not the one being made.
 	while IFS= read -r a; do
 		if [ "$skip" -eq 1 ]; then skip=0; continue; fi
-		if [ "$a" = -dtb ]; then skip=1; continue; fi
+		case $a in -dtb | -append) skip=1; continue ;; esac
 		dargs+=("$a")
 	done < <(machine_args tcg "$disk")
 	"$qemu_bin" -accel tcg -nodefaults -no-user-config -display none \
