@@ -24,8 +24,10 @@ logs=$LOG_DIR/tests
 mkdir -p "$logs"
 
 host_tests=() tree_tests=() guest_names=()
-for t in "$root"/tests/host/*.sh; do [ -x "$t" ] && host_tests+=("$t"); done
-for t in "$root"/tests/tree/*.sh; do [ -x "$t" ] && tree_tests+=("$t"); done
+# Every *.sh is a test: one that is not executable fails (run_test) rather
+# than dropping out of the count unnoticed.
+for t in "$root"/tests/host/*.sh; do host_tests+=("$t"); done
+for t in "$root"/tests/tree/*.sh; do tree_tests+=("$t"); done
 kernel_row main
 main_console=$KERNELS_DIR/main/logs/console.log
 for t in $(guest_tests "$K_ARCH" "$K_TESTS"); do
@@ -38,6 +40,10 @@ run_test() {
 
 	name=$(basename "${t%.sh}")
 	log=$logs/$name.log
+	if [ ! -x "$t" ]; then
+		ktap_fail "$name" "not executable (chmod +x ${t#"$root"/})"
+		return
+	fi
 	"$t" >"$log" 2>&1 </dev/null || rc=$?
 	ktap_diag "$name: $((SECONDS - start))s"
 	case $rc in
