@@ -4,6 +4,12 @@
 # installed as /lib/ktap.sh.
 . /lib/ktap.sh
 
+# The series' deprecation warnings, exactly as the kernel prints them:
+# pkt_setup_dev() behind pktcdvd's "pktcdvd: " pr_fmt, and jfs_fill_super()
+# with the device's name for the %s.
+PKTCDVD_DEPRECATION='pktcdvd: deprecated, and removed upstream in Linux 6.17: pktublk, a packet writer in user space on ublk, replaces it; please report remaining use to linux-block@vger.kernel.org'
+JFS_DEPRECATION='JFS (%s): JFS is deprecated and will be removed from the kernel in the first release of 2028; please report any remaining use to jfs-discussion@lists.sourceforge.net'
+
 # Skip, saying why, on a kernel built without the patch that adds what the
 # test checks (the pristine baseline of an empty series, for instance):
 # $1 matches the patch's subject, $2 names it.

@@ -14,9 +14,6 @@
 # Exit 0 = pass, 4 = skip (prerequisite missing), anything else = fail.
 # On the pristine tree the warning checks fail by design (no warning yet).
 
-# The exact text printed by pkt_setup_dev() (drivers/block/pktcdvd.c,
-# with its "pktcdvd: " pr_fmt prefix).
-MSG='pktcdvd: the pktcdvd driver is deprecated and scheduled for removal from the kernel; if you still need it, please report to linux-block@vger.kernel.org'
 CD=${PKTCDVD_TEST_CD:-/dev/sr0}
 NAME=pktcdvd0
 PKT=/dev/pktcdvd/$NAME
@@ -25,7 +22,7 @@ PKT=/dev/pktcdvd/$NAME
 soft_checks
 needs_patch '^pktcdvd: .*deprecated' "pktcdvd deprecation"
 
-warnings() { dmesg | grep -c -F "$MSG"; }
+warnings() { dmesg | grep -c -F "$PKTCDVD_DEPRECATION"; }
 # Kernel log lines printed after line $1.
 log_since() { dmesg | tail -n +"$(($1 + 1))"; }
 

@@ -25,7 +25,6 @@
 . /lib/chopblock.sh
 soft_checks
 
-MSG='pktcdvd: the pktcdvd driver is deprecated and scheduled for removal from the kernel; if you still need it, please report to linux-block@vger.kernel.org'
 NAME=pktcdvd0
 PKT=/dev/pktcdvd/$NAME
 MNT=/mnt/udf
@@ -91,7 +90,7 @@ run_profile() {
 		unload
 		return
 	fi
-	n=$(dmesg | grep -c -F "$MSG")
+	n=$(dmesg | grep -c -F "$PKTCDVD_DEPRECATION")
 	if [ "$n" -eq "$want_warnings" ]; then
 		ok "deprecation warning in the log $n time(s), as expected for this kernel"
 	else
