@@ -144,7 +144,8 @@ touched_compatibles() {
 	git -C "$tree" diff --name-only "$BASELINE_TAG" HEAD -- '*.c' 2>/dev/null |
 	while IFS= read -r f; do
 		[ -f "$kbuild/$(dirname "$f")/.$(basename "${f%.c}").o.cmd" ] || continue
-		grep -o 'compatible *= *"[^"]*"' "$tree/$f" | sed 's/.*"\(.*\)"/\1/'
+		# Most files have none: no match must not end the loop (errexit).
+		grep -o 'compatible *= *"[^"]*"' "$tree/$f" | sed 's/.*"\(.*\)"/\1/' || true
 	done | LC_ALL=C sort -u
 }
 
