@@ -54,6 +54,7 @@ struct dctx {
 	struct kresult kr;
 	struct mkmodel mk;
 	struct strvec rm_arch, rm_sym;
+	struct strvec keep;	/* --keep: alive whatever the removal */
 	uint32_t rmask;
 	struct smap dead;	/* symbol -> 1 dead, 2 only COMPILE_TEST */
 	unsigned char *dirst;	/* per file: state of its directory chain */
@@ -454,6 +455,11 @@ static void dead_symbols(struct dctx *c)
 				forced = 1;
 		if (!k->y0)
 			continue;	/* dead before: not our business */
+		for (j = 0; j < c->keep.n; j++)
+			if (!strcmp(c->keep.v[j], k->name))
+				break;
+		if (j < c->keep.n && !forced)
+			continue;	/* the change keeps it on purpose */
 		if ((k->y1 & ~c->rmask) && !forced)
 			continue;
 		smap_put(&c->dead, k->name, strlen(k->name),
@@ -1345,6 +1351,12 @@ int cmd_dead(int argc, char **argv)
 			if (!strncmp(s, "CONFIG_", 7))
 				s += 7;
 			vpush(c->rm_sym, (char *)s);
+		} else if (!strcmp(argv[i], "--keep") && i + 1 < argc) {
+			const char *s = argv[++i];
+
+			if (!strncmp(s, "CONFIG_", 7))
+				s += 7;
+			vpush(c->keep, (char *)s);
 		} else if (!strcmp(argv[i], "--baseline") && i + 1 < argc) {
 			base = argv[++i];
 		} else if (!strcmp(argv[i], "--json")) {

@@ -12,7 +12,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: chopblock dead --tree DIR --remove-arch ARCH [--remove-arch ARCH ...]\n"
 	      "                      [--remove-symbol SYM ...] [--baseline DIR] [--json]\n"
-	      "                      [--no-leftovers]\n"
+	      "                      [--keep SYM ...] [--no-leftovers]\n"
 	      "       chopblock check --tree DIR [--baseline DIR] [--json] [--no-leftovers]\n"
 	      "       chopblock guards --tree DIR --diff FILE [--arch ARCH ...] [--json]\n"
 	      "       chopblock enable --tree DIR --arch ARCH --config FILE --requests FILE\n"

@@ -6,11 +6,23 @@
 # left, and "check" finds no new dangling reference against the pristine
 # tree.  KTAP output, last line "N passed, M failed".
 #
-# usage: patched.sh PATCHED-TREE PRISTINE-TREE [path/to/chopblock]
+# usage: patched.sh PATCHED-TREE PRISTINE-TREE [path/to/chopblock [KEPT]]
+#
+# KEPT: a file of symbols the series keeps on purpose (patches/kept),
+# one a line with the reason after it; dead gets --keep for each.
 
 tree=${1:?usage: patched.sh PATCHED PRISTINE [chopblock]}
 base=${2:?usage: patched.sh PATCHED PRISTINE [chopblock]}
 cb=${3:-}
+kept=${4:-}
+keep=()
+if [ -n "$kept" ]; then
+	[ -f "$kept" ] || { echo "patched.sh: no file $kept" >&2; exit 2; }
+	while read -r sym _; do
+		case $sym in "" | \#*) continue ;; esac
+		keep+=(--keep "$sym")
+	done <"$kept"
+fi
 . "$(dirname "$0")/common.sh"
 
 run() {	# run DESCRIPTION cmd...: exit status 0 passes, the output explains
@@ -24,7 +36,7 @@ run() {	# run DESCRIPTION cmd...: exit status 0 passes, the output explains
 }
 
 run "nothing of arch/sh is left (dead --remove-arch sh --baseline)" \
-	"$cb" dead --tree "$tree" --baseline "$base" --remove-arch sh
+	"$cb" dead --tree "$tree" --baseline "$base" --remove-arch sh "${keep[@]}"
 run "no new dangling reference (check --baseline)" \
 	"$cb" check --tree "$tree" --baseline "$base"
 

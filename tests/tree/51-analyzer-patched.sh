@@ -4,4 +4,4 @@
 # and chopblock check --baseline <pristine> finds no new dangling reference.
 . "$(dirname "$0")/../lib.sh"
 "$root/harness/pristine-tree.sh" || fail "no pristine checkout"
-exec "$root/tests/analyzer/patched.sh" "$TREE_DIR" "$BUILD_DIR/pristine" "$root/analyzer/chopblock"
+exec "$root/tests/analyzer/patched.sh" "$TREE_DIR" "$BUILD_DIR/pristine" "$root/analyzer/chopblock" "$root/patches/kept"
