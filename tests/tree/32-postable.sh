@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every topic of the series is postable on its own (harness/post.sh): a
+# cover letter from patches/covers/, To:/Cc: from the tree's
+# get_maintainer.pl on every mail, and the posting taken by
+# git send-email --dry-run and by b4 am, with as many patches as the
+# topic has commits.
+. "$(dirname "$0")/../lib.sh"
+"$root/harness/post.sh" >"$scratch/out" 2>&1 || { tail -n 15 "$scratch/out"; fail "$(tail -n 1 "$scratch/out")"; }
+n=$(grep -c '^chopblock: post: .* ok (' "$scratch/out" || true)
+t=$(grep -cv '^\(#\|$\)' "$root/patches/topics")
+[ "$n" -eq "$t" ] || fail "$n of $t topics postable"
+for d in "$BUILD_DIR"/post/*/; do
+	for p in "$d"[0-9][0-9][0-9][0-9]-*.patch; do
+		grep -q '^\(To\|Cc\): .*@' "$p" || fail "no To:/Cc: in $p"
+	done
+	grep -q 'BLURB HERE\|SUBJECT HERE' "$d"0000-cover-letter.patch && fail "cover letter of $d not filled in"
+done
+ok "$t topics postable: $(grep '^chopblock: post: ' "$scratch/out" | sed 's/^chopblock: post: \([^:]*\): \([0-9]*\) mails.*/\1 \2/' | tr '\n' ',' | sed 's/,$//; s/,/, /g') mails"
