@@ -50,7 +50,6 @@ fi
 
 mapfile -t commits < <(git -C "$TREE_DIR" rev-list --reverse "$BASELINE_TAG..$SERIES_BRANCH")
 wt=$BUILD_DIR/post-tree
-rm -rf "$out"
 mkdir -p "$out"
 if [ ! -d "$wt" ]; then
 	git -C "$TREE_DIR" worktree prune
@@ -102,6 +101,9 @@ while read -r dir count title <&3; do
 	[ -s "$cover" ] || die "topic $dir has no cover letter ($cover)"
 	base=${commits[$first]}~1 tip=${commits[$((idx - 1))]}
 	d=$out/$dir
+	# Only this topic's folder is made anew: --out may name a folder
+	# that holds other things.
+	rm -rf "$d"
 	git -C "$TREE_DIR" format-patch -q --cover-letter --thread=shallow --no-signature \
 		--base="$base" -o "$d" "$base..$tip" || die "format-patch failed for topic $dir"
 	: >"$d/all.rcpt"
