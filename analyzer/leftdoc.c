@@ -4,8 +4,10 @@
  * help texts of Kconfig that name removed files or directories, removed
  * Kconfig symbols (CONFIG_X) or removed functions, or that list a removed
  * architecture as supported (a row of Documentation/features, or a line
- * naming it beside two architectures that stay); and the documentation
- * directory of a removed architecture itself.
+ * naming it beside two architectures that stay); the documentation
+ * directory of a removed architecture itself; and the files of
+ * Documentation/ABI that describe the sysfs, debugfs or procfs interface
+ * of a removed driver.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -248,11 +250,98 @@ static void scan_doc(struct dscan *d, const char *b, const char *e, int kconfig)
 	}
 }
 
+/* "sh_keysc" -> "sh-keysc": ABI file names spell words with '-' */
+static char *abi_word(const char *s, size_t n)
+{
+	char *w = xstrndup(s, n), *p;
+
+	for (p = w; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	return w;
+}
+
+/*
+ * Documentation/ABI/testing/sysfs-class-pktcdvd, debugfs-pktcdvd: an ABI
+ * file is named after the module whose interface it describes, at its
+ * end.  A removed driver source file outside arch/ (whose name no file
+ * that stays shares: arch code and generic names like cpu.c would match
+ * ABI files of code that stays) takes its ABI files with it.  They are
+ * reported whole and count as removed, so that documentation naming
+ * them is reported too.
+ */
+static void abi_docs(struct lctx *c, unsigned char *skip)
+{
+	const struct tree *t = c->left_t;
+	struct smap mods = { 0 };
+	VEC(char *) gone_abi = { 0 };
+	size_t k;
+	int i;
+
+	for (k = 0; k < c->rm_paths.cap; k++) {
+		const char *p = c->rm_paths.keys ? c->rm_paths.keys[k] : NULL;
+		const char *b, *e;
+		int o;
+		char *w;
+
+		if (!p || !strncmp(p, "arch/", 5))
+			continue;
+		e = p + strlen(p);
+		if (e - p < 3 || strcmp(e - 2, ".c"))
+			continue;
+		b = strrchr(p, '/');
+		b = b ? b + 1 : p;
+		if (e - 2 - b < 4)
+			continue;
+		o = smap_get(&t->basemap, b, strlen(b));
+		if (o >= 0 && c->left[t->byname[o]])
+			continue;
+		w = abi_word(b, e - 2 - b);
+		smap_put(&mods, w, strlen(w), 1);
+		free(w);
+	}
+	for (i = 0; mods.n && i < t->nfiles; i++) {
+		const struct file *f = &t->files[i];
+		const char *b = f->path + f->base, *s;
+		char *w;
+
+		if (!c->left[i] || strncmp(f->path, "Documentation/ABI/", 18))
+			continue;
+		w = abi_word(b, strlen(b));
+		for (s = w; (s = strchr(s, '-')); s++) {
+			if (smap_get(&mods, s + 1, strlen(s + 1)) < 0)
+				continue;
+			{
+				char what[400];
+				struct leftover l = { LK_DOC, f->path, 1,
+						      xstrdup(b + (s + 1 - w)), NULL, 0 };
+
+				snprintf(what, sizeof(what),
+					 "the ABI of %s, which is removed: the whole file",
+					 s + 1);
+				l.what = xstrdup(what);
+				vpush(c->out, l);
+				vpush(gone_abi, f->path);
+				skip[i] = 1;
+			}
+			break;
+		}
+		free(w);
+	}
+	for (i = 0; i < (int)gone_abi.n; i++)
+		smap_put(&c->rm_paths, gone_abi.v[i], strlen(gone_abi.v[i]), 1);
+	free(gone_abi.v);
+	smap_free(&mods);
+}
+
 void leftover_docs(struct lctx *c)
 {
 	const struct tree *t = c->left_t;
 	struct dscan d = { .c = c };
+	unsigned char *abi = xcalloc(t->nfiles + 1, 1);
 	int i;
+
+	abi_docs(c, abi);
 
 	for (i = 0; i < c->doc_syms.n; i++)
 		smap_put(&d.syms, c->doc_syms.v[i], strlen(c->doc_syms.v[i]), 1);
@@ -270,7 +359,7 @@ void leftover_docs(struct lctx *c)
 		size_t n;
 		char *b;
 
-		if (!c->left[i])
+		if (!c->left[i] || abi[i])
 			continue;
 		if (!kconfig && (strncmp(f->path, "Documentation/", 14) ||
 				 !doc_text(f->path)))
@@ -306,5 +395,6 @@ void leftover_docs(struct lctx *c)
 	}
 	smap_free(&d.syms);
 	smap_free(&d.archdocs);
+	free(abi);
 	phase("leftovers: documentation");
 }

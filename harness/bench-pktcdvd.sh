@@ -6,18 +6,19 @@
 # make bench, pktcdvd part: boot the harness kernel with the guest's
 # initramfs but guest/bench/pktcdvd.sh as /init, which times writes and
 # reads through pktcdvd and through pktublk onto the emulated CD-RW
-# (modules/mmc_rw_emu) and on brd in the same guest. Prints the figures and their ratios, also
-# written to build/bench-pktcdvd.txt. Uses the kernel that make built,
-# and builds one first if there is none.
+# (modules/mmc_rw_emu) and on brd in the same guest. Prints the figures and
+# their ratios, also written to build/bench-pktcdvd.txt. The series removes
+# pktcdvd, so this boots the kernel "pktcdvd" of configs/kernels.list (the
+# series up to the deprecation), building it first when it is not built.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
 case ${1:-} in --help | -h) usage_from_header; exit 0 ;; esac
-kdir=$KERNELS_DIR/main
+kdir=$KERNELS_DIR/pktcdvd
 if [ ! -f "$kdir/manifest" ] || [ "$(manifest "$kdir" result)" != ok ]; then
 	"$h/apply.sh"
-	"$h/build.sh" main
+	"$h/build.sh" pktcdvd
 fi
 "$h/modules.sh" "$kdir"
 guest=$BUILD_DIR/bench-guest

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# kmemleak guest (tests/tree/62-kmemleak.sh), before the pktcdvd tests:
+# kmemleak guest (tests/tree/62-kmemleak.sh), before the drive tests:
 # forget what boot left unreferenced, so that the scan afterwards reports
 # only what the tests leaked.
 . /lib/chopblock.sh

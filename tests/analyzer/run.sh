@@ -339,6 +339,16 @@ has "$LD" "documentation lists the removed architecture" '"kind":"documentation"
 has "$LD" "a features table lists it" '"kind":"documentation"' 'arch-support.txt","line":9,'
 has "$LD" "the removed architecture's documentation directory" '"kind":"documentation"' '"name":"Documentation/arch/aa/"'
 has "$LD" "Kconfig help names a removed file" '"kind":"documentation"' '"file":"drivers/Kconfig","line":5,'
+has "$LD" "the sysfs ABI file of a removed driver" '"kind":"documentation"' \
+	'"file":"Documentation/ABI/testing/sysfs-class-aa-widget","line":1,' 'the whole file'
+has "$LD" "its debugfs ABI file, named with '_'" '"kind":"documentation"' \
+	'"file":"Documentation/ABI/testing/debugfs-aa_widget","line":1,' 'the whole file'
+has "$LD" "documentation naming a removed driver's ABI file" '"kind":"documentation"' \
+	'"file":"Documentation/widget.rst","line":12,' 'debugfs-aa_widget'
+hasnot "$LD" "the ABI file of what stays (drivers/core.c): nothing" '"kind":"documentation"' \
+	'"file":"Documentation/ABI/testing/sysfs-devices-core",' 'the whole file'
+hasnot "$LD" "an ABI file named like removed arch code: nothing" '"kind":"documentation"' \
+	'"file":"Documentation/ABI/testing/sysfs-kernel-setup",' 'the whole file'
 hasnot "$LD" "documentation of what stays: nothing" '"kind":"documentation"' '"line":9,' 'widget.rst'
 hasnot "$LD" "a line with the architectures that stay: nothing" '"kind":"documentation"' '"line":11,' 'widget.rst'
 hasnot "$LD" "a features row of an architecture that stays: nothing" 'arch-support.txt","line":10,'
@@ -383,6 +393,8 @@ has "$LC" "check --baseline: bool parameter of a static function whose caller an
 hasnot "$LC" "check --baseline: bool parameter passed a variable kept" '"name":"do_other"'
 has "$LC" "check --baseline: branch on a removed symbol" '"kind":"constant-branch"' '"name":"CONFIG_AA_WIDGET"'
 has "$LC" "check --baseline: documentation" '"kind":"documentation"' 'arch/aa/kernel/setup.c'
+has "$LC" "check --baseline: the ABI file of a removed driver" '"kind":"documentation"' \
+	'"file":"Documentation/ABI/testing/sysfs-class-aa-widget","line":1,'
 has "$LC" "check --baseline: comment, maybe" '"kind":"comment","status":"maybe"' '"line":32,'
 "$cb" check --tree "$LP" --baseline "$L" --json --no-leftovers >"$tmp/out" 2>&1
 hasnot "$tmp/out" "check --baseline --no-leftovers: no leftovers" '"kind":"prototype"'
