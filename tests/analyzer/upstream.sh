@@ -235,6 +235,9 @@ check "pktcdvd (b): the other one is the export for the module in scsi_lib.c" \
 check "pktcdvd (c): files of 1cea5180f2f8 that chopblock does not name" \
 	"$(cut -d' ' -f2 "$tmp/pkt-files" | LC_ALL=C sort -u | LC_ALL=C comm -13 - "$tmp/up-files" | tr '\n' ' ')" \
 	'Documentation/ABI/testing/debugfs-pktcdvd Documentation/ABI/testing/sysfs-class-pktcdvd Documentation/cdrom/packet-writing.rst Documentation/userspace-api/ioctl/ioctl-number.rst '
+check "pktcdvd (c): the two ABI files are named as documentation of what goes" \
+	"$(grep -o '"kind":"documentation"[^}]*"file":"Documentation/ABI/testing/[a-z-]*pktcdvd"' "$P" | grep -o 'Documentation/ABI/[a-z/-]*' | LC_ALL=C sort | tr '\n' ' ')" \
+	'Documentation/ABI/testing/debugfs-pktcdvd Documentation/ABI/testing/sysfs-class-pktcdvd '
 check "pktcdvd: the UAPI header is kept, as upstream kept it" \
 	"$(grep -c 'include/uapi/linux/pktcdvd.h"' "$P")" 0
 
