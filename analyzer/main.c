@@ -3,6 +3,7 @@
  * chopblock: what dies with an architecture or a symbol, and proof that a
  * tree has no dangling references.  See README.md.
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * Keep freed memory instead of giving it back: every mmap/munmap or
+	 * trim of a big buffer costs page faults and, with threads, TLB
+	 * shootdowns, which are expensive in virtual machines.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
