@@ -19,6 +19,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 int ncpus(void);
+char *read_buf(const char *root, const char *path, char **buf, size_t *cap,
+		size_t *n);
 void phase(const char *name);
 
 #define VEC(T) struct { T *v; int n, cap; }
@@ -307,7 +309,6 @@ struct lctx {
 	/* output */
 	VEC(struct leftover) out;
 };
-char *read_whole(const char *root, const char *path, size_t *n);
 void leftover_code(struct lctx *c);
 void leftover_docs(struct lctx *c);
 void leftover_sort(struct lctx *c);

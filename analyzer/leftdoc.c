@@ -339,6 +339,8 @@ void leftover_docs(struct lctx *c)
 	const struct tree *t = c->left_t;
 	struct dscan d = { .c = c };
 	unsigned char *abi = xcalloc(t->nfiles + 1, 1);
+	char *buf = NULL;
+	size_t cap = 0;
 	int i;
 
 	abi_docs(c, abi);
@@ -386,13 +388,13 @@ void leftover_docs(struct lctx *c)
 				continue;
 			}
 		}
-		b = read_whole(t->root, f->path, &n);
+		b = read_buf(t->root, f->path, &buf, &cap, &n);
 		if (!b)
 			continue;
 		d.file = i;
 		scan_doc(&d, b, b + n, kconfig);
-		free(b);
 	}
+	free(buf);
 	smap_free(&d.syms);
 	smap_free(&d.archdocs);
 	free(abi);

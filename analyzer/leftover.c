@@ -20,90 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "chopblock.h"
 
 enum occ { OCC_NONE, OCC_DECL, OCC_DEF, OCC_USE, OCC_CALL };
-
-char *read_whole(const char *root, const char *path, size_t *n)
-{
-	char full[8192];
-	struct stat st;
-	size_t got = 0;
-	char *b;
-	int fd;
-
-	*n = 0;
-	snprintf(full, sizeof(full), "%s/%s", root, path);
-	fd = open(full, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	b = xmalloc(st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, b + got, st.st_size - got);
-
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	close(fd);
-	b[got] = 0;
-	*n = got;
-	return b;
-}
-
-/* Like read_whole(), into a buffer that is reused and grown as needed. */
-static char *read_into(const char *root, const char *path, char **buf,
-		       size_t *cap, size_t *n)
-{
-	char full[8192];
-	struct stat st;
-	size_t got = 0;
-	int fd;
-
-	*n = 0;
-	snprintf(full, sizeof(full), "%s/%s", root, path);
-	fd = open(full, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	if (st.st_size >= 1 << 16) {
-		/* a big file: map it rather than copy it */
-		void *m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		close(fd);
-		if (m == MAP_FAILED)
-			return NULL;
-		*n = st.st_size;
-		return m;
-	}
-	if ((size_t)st.st_size + 1 > *cap) {
-		*cap = st.st_size + 1 > 1 << 20 ? st.st_size + 1 : 1 << 20;
-		free(*buf);
-		*buf = xmalloc(*cap);
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, *buf + got, st.st_size - got);
-
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	close(fd);
-	(*buf)[got] = 0;
-	*n = got;
-	return *buf;
-}
 
 static const char *next_char(const char *p, const char *e)
 {
@@ -553,7 +474,7 @@ static void *left_worker(void *arg)
 			if (!c->left[i] || !code_kind(f->kind) ||
 			    (f->kind == FK_H) != !j->stage)
 				continue;
-			b = read_into(c->left_t->root, f->path, &buf, &cap, &n);
+			b = read_buf(c->left_t->root, f->path, &buf, &cap, &n);
 			if (!b)
 				continue;
 			a->file = i;
@@ -562,8 +483,6 @@ static void *left_worker(void *arg)
 			t.comment = c->arch_words.n && strncmp(f->path, "arch/", 5) ?
 				    comment_cb : NULL;
 			ctok_scan(&t, b, b + n);
-			if (b != buf)
-				munmap(b, n);
 		}
 	}
 	free(buf);
@@ -677,6 +596,8 @@ void leftover_code(struct lctx *c)
 	int *ncalls, *bfile, *bline, *bdef;
 	struct rmscan rs = { .c = c };
 	struct ctok t = { 0 };
+	char *buf = NULL;
+	size_t cap = 0;
 
 	/* pass 1: the removed code */
 	t.cb = rm_cb;
@@ -688,7 +609,7 @@ void leftover_code(struct lctx *c)
 
 		if (!c->gone[i] || !code_kind(f->kind))
 			continue;
-		b = read_whole(c->gone_t->root, f->path, &len);
+		b = read_buf(c->gone_t->root, f->path, &buf, &cap, &len);
 		if (!b)
 			continue;
 		rs.header = f->kind == FK_H;
@@ -698,8 +619,8 @@ void leftover_code(struct lctx *c)
 		rs.also_left = c->gone_t != c->left_t &&
 			       tree_find(c->left_t, f->path) >= 0 ? f->path : NULL;
 		ctok_scan(&t, b, b + len);
-		free(b);
 	}
+	free(buf);
 	/* removed Kconfig symbols, for the branches on them */
 	for (i = 0; i < c->rm_syms.n; i++) {
 		char name[300];
@@ -872,6 +793,8 @@ void leftover_sort(struct lctx *c)
  */
 int leftover_present(const struct tree *t, const struct leftover *l)
 {
+	static char *buf;
+	static size_t cap;
 	const char *name = l->name, *p;
 	size_t n, len = strlen(name);
 	int found = 0;
@@ -882,7 +805,7 @@ int leftover_present(const struct tree *t, const struct leftover *l)
 	if (l->kind == LK_DOC && len && name[len - 1] == '/' &&
 	    !strncmp(name, "Documentation/", 14))
 		return tree_has_dir(t, name);
-	b = read_whole(t->root, l->file, &n);
+	b = read_buf(t->root, l->file, &buf, &cap, &n);
 	if (!b)
 		return 0;
 	if (l->kind == LK_COMMENT) {
@@ -895,6 +818,5 @@ int leftover_present(const struct tree *t, const struct leftover *l)
 	for (p = b; !found && (p = memmem(p, b + n - p, name, len)); p++)
 		found = (p == b || !is_ident(p[-1])) &&
 			(p + len == b + n || !is_ident(p[len]));
-	free(b);
 	return found;
 }

@@ -5,12 +5,8 @@
  * statements.  One pass with memchr/memmem, no regular expressions.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "chopblock.h"
 
@@ -896,36 +892,14 @@ void scan_thread_done(void)
 
 void scan_file(const struct tree *t, struct file *f, int light)
 {
-	char path[4096];
-	struct stat st;
 	struct fres *r = xcalloc(1, sizeof(*r));
-	size_t got = 0;
+	size_t got;
 	char *m;
-	int fd;
 
 	f->res = r;
-	snprintf(path, sizeof(path), "%s/%s", t->root, f->path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	m = read_buf(t->root, f->path, &rbuf, &rcap, &got);
+	if (!m || !got)
 		return;
-	if (fstat(fd, &st) || st.st_size == 0) {
-		close(fd);
-		return;
-	}
-	if ((size_t)st.st_size + 1 > rcap) {
-		rcap = st.st_size + 1 > 1 << 20 ? st.st_size + 1 : 1 << 20;
-		free(rbuf);
-		rbuf = xmalloc(rcap);
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, rbuf + got, st.st_size - got);
-
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	close(fd);
-	m = rbuf;
 	if (t->want_hash)
 		f->hash = content_hash(m, got);
 	switch (f->kind) {

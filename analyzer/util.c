@@ -2,6 +2,8 @@
 /*
  * Small helpers: allocation, string buffers, a string hash map.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,50 @@ int ncpus(void)
 	if (n > 16)
 		return 16;
 	return (int)n;
+}
+
+/*
+ * Read ROOT/PATH whole into *buf, which is grown as needed and kept for
+ * the next call (NUL-terminated; *n gets the length).  NULL if it cannot
+ * be opened.  Three system calls for a file that fits the buffer: a
+ * read() of a regular file returns less than asked only at its end, so
+ * neither fstat() for the size nor a last read() that returns 0.  System
+ * calls are dear in a virtual machine, and a scan makes four of them per
+ * file otherwise.
+ */
+char *read_buf(const char *root, const char *path, char **buf, size_t *cap,
+		size_t *n)
+{
+	char full[8192];
+	size_t got = 0;
+	int fd;
+
+	*n = 0;
+	snprintf(full, sizeof(full), "%s/%s", root, path);
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (!*cap) {
+		*cap = 1 << 16;
+		*buf = xmalloc(*cap);
+	}
+	for (;;) {
+		ssize_t r = read(fd, *buf + got, *cap - 1 - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += r;
+		if (got < *cap - 1)
+			break;		/* a short read: the end of the file */
+		*cap *= 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	close(fd);
+	(*buf)[got] = 0;
+	*n = got;
+	return *buf;
 }
 
 void sb_addn(struct sbuf *b, const char *s, size_t n)
