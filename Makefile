@@ -9,7 +9,7 @@ H := harness
 TREE := $(CURDIR)/build/tree
 
 .PHONY: all deps tree apply build boot report check check-host check-boot \
-	analyzer bench bisect matrix clean distclean
+	analyzer bench bisect matrix rebase clean distclean
 
 all: deps tree analyzer
 	$(H)/run.sh
@@ -62,6 +62,12 @@ matrix: deps tree apply analyzer
 	$(H)/kernel.sh arm64-patched || rc=1; \
 	$(H)/sh4-before.sh || rc=1; \
 	exit $$rc
+
+# After apt-get upgrade brings another linux-source-6.12: move the series
+# to Debian version TO (apt-cache madison linux-source-6.12 lists them)
+# with a three-way merge, re-export patches/ and say which patch changed.
+rebase: deps tree
+	$(H)/rebase.sh "$(TO)"
 
 clean:
 	rm -rf build/kernels build/logs build/report.txt

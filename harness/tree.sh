@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# usage: harness/tree.sh [--tarball FILE] [--tree DIR] [--min-free MB]
+# usage: harness/tree.sh [--tarball FILE] [--tree DIR] [--min-free MB] [--base-version FILE]
 #
 # Make build/tree (or DIR) a git repository holding Debian's linux-source-6.12 as one
 # pristine baseline commit (tag "pristine"). The tarball is extracted only
@@ -9,10 +9,16 @@
 # .git directory. Extraction happens beside the final directory and is moved
 # into place only once complete, so that an interrupted or failed run never
 # leaves a half-extracted tree behind.
+#
+# When the installed package is another version than the one the series
+# was made for (patches/base-version, or FILE), it says so in one line and
+# goes on: the series may still apply, and apply.sh names a patch that
+# does not. harness/rebase.sh moves the series.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 MIN_FREE_MB=8000
+base_file=$PATCH_DIR/base-version
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tarball)
@@ -22,6 +28,7 @@ while [ $# -gt 0 ]; do
 		shift ;;
 	--tree) TREE_DIR=${2:?--tree needs a directory}; shift ;;
 	--min-free) MIN_FREE_MB=${2:?--min-free needs megabytes}; shift ;;
+	--base-version) base_file=${2:?--base-version needs a file}; shift ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	*) die "tree.sh: unknown argument $1 (see --help)" ;;
 	esac
@@ -30,6 +37,16 @@ done
 
 [ -e "$TARBALL" ] || die "kernel tarball $TARBALL is missing (install the $SOURCE_PKG package)"
 [ -r "$TARBALL" ] || die "kernel tarball $TARBALL is not readable"
+
+version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo unknown)
+# Only a known version of the same package can be compared: a test's
+# tarball of another name is no package at all.
+if [ -n "$version" ] && [ "$version" != unknown ] && [ -f "$base_file" ]; then
+	read -r base_pkg base_version _ < <(grep -v '^[[:space:]]*\(#\|$\)' "$base_file" | head -n 1) || true
+	if [ "${base_pkg:-}" = "$SOURCE_PKG" ] && [ -n "${base_version:-}" ] && [ "$base_version" != "$version" ]; then
+		info "warning: the series was made for $SOURCE_PKG $base_version, not the installed $version: if it does not apply, run make rebase TO=$version"
+	fi
+fi
 
 sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
 stamp=$TREE_DIR/.git/chopblock-tarball.sha256
@@ -62,7 +79,6 @@ fi
 	die "$TARBALL does not hold a kernel tree (no Makefile or scripts/kconfig)"
 
 info "tree: recording the pristine baseline commit"
-version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo unknown)
 (
 	cd "$tmp"
 	git init -q -b "$SERIES_BRANCH"
