@@ -114,7 +114,13 @@ static int glob_prefix(const char *p, const char *s)
 {
 	while (*p) {
 		if (*p == '*') {
+			/* a literal next: only where it occurs can the rest match */
+			char c = p[1];
+			int jump = c && c != '*' && c != '?' && c != '[';
+
 			for (;; s++) {
+				if (jump && !(s = strchr(s, c)))
+					return 0;
 				if (glob_prefix(p + 1, s))
 					return 1;
 				if (!*s)
@@ -166,7 +172,7 @@ int maint_match(const struct tree *t, const char *pat,
 		buf[plen] = '/';
 		buf[plen + 1] = 0;
 		if (tree_has_dir(t, buf))
-			plen++;
+			lit = ++plen;
 		else
 			buf[plen] = 0;
 	}
@@ -183,7 +189,8 @@ int maint_match(const struct tree *t, const char *pat,
 	for (; lo < t->nfiles && !strncmp(t->files[lo].path, buf, lit); lo++) {
 		const char *p = t->files[lo].path;
 
-		if (!glob_prefix(buf, p))
+		/* without wildcards, the prefix compared above is the match */
+		if (lit < plen && !glob_prefix(buf, p))
 			continue;
 		if (!dir && slashes(p) != ps) {
 			/* the pattern may name the directory the file is in */
