@@ -9,7 +9,7 @@ H := harness
 TREE := $(CURDIR)/build/tree
 
 .PHONY: all deps tree apply build boot report check check-host check-boot \
-	analyzer bench bisect matrix rebase clean distclean
+	analyzer bench bisect debug matrix rebase clean distclean
 
 all: deps tree analyzer
 	$(H)/run.sh
@@ -41,14 +41,24 @@ bench: deps tree analyzer
 	$(H)/bench-pktcdvd.sh
 
 # After every patch of the series: chopblock check against the baseline
-# (static, every commit even after a failure), then the builds of the
-# x86_64 and arm64 coverage configurations (main, cover-arm64). Too slow
-# for every CI run.
+# (static, every commit even after a failure; make check runs it too),
+# then the builds of the x86_64, arm64 and arm coverage configurations
+# (main, cover-arm64, cover-arm). Too slow for every CI run.
 bisect: deps tree analyzer
 	rc=0; \
 	$(H)/static-bisect.sh --keep-going || rc=1; \
 	$(H)/bisect.sh main || rc=1; \
 	$(H)/bisect.sh cover-arm64 || rc=1; \
+	$(H)/bisect.sh cover-arm || rc=1; \
+	exit $$rc
+
+# The debug kernels (group "debug" of configs/kernels.list): the x86_64
+# and arm64 coverage kernels with KASAN, lockdep, DEBUG_OBJECTS and
+# kmemleak, booted with the guest suite, which must pass with no splat.
+# Two more kernel builds, slower to boot: opt-in.
+debug: deps tree apply analyzer
+	rc=0; \
+	for k in $$($(H)/kernels.sh --group debug); do $(H)/kernel.sh $$k || rc=1; done; \
 	exit $$rc
 
 # The cross-architecture build matrix (the kernels of group "matrix" in
