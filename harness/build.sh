@@ -18,6 +18,9 @@
 #   --list FILE  another kernel list (default configs/kernels.list)
 #   --tree DIR   build this tree instead of the row's tree point
 #   --out DIR    the kernel directory (default build/kernels/NAME)
+#   --reuse-config  keep the configuration of the last build in --out
+#                (make bisect, for a commit that changes no Kconfig file:
+#                configuring again would give the same .config)
 #   --clean      when a build is needed, start from an empty build
 #                directory (ccache then replays every warning)
 #   -j N         parallel jobs (default: the number of cores)
@@ -26,13 +29,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-list=$KERNELS_LIST tree= out= clean=0 jobs=$(nproc) name=
+list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 jobs=$(nproc) name=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=${2:?--list needs a file}; shift ;;
 	--tree) tree=${2:?--tree needs a directory}; shift ;;
 	--out) out=${2:?--out needs a directory}; shift ;;
 	--clean) clean=1 ;;
+	--reuse-config) reuse_config=1 ;;
 	-j) jobs=${2:?-j needs a number}; shift ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "build.sh: unknown option $1 (see --help)" ;;
@@ -147,13 +151,16 @@ rm -f "$logs/boot" "$logs/ktap-result.txt" "$logs/console.log"
 # The configuration step is harness/configure.sh's: base, fragments,
 # olddefconfig, and a stop naming every fragment line that did not take.
 log=$logs/config.log
-"$h/configure.sh" --list "$list" --tree "$tree" --out "$kbuild" "$name" >"$log" 2>&1 || {
+if [ "$reuse_config" -eq 1 ] && [ "$clean" -eq 0 ] && [ -f "$kbuild/.config" ] &&
+   grep -q '^chopblock: configure: .* took' "$log" 2>/dev/null; then
+	info "build: $name: the configuration of the last build is kept ($kbuild/.config)"
+elif ! "$h/configure.sh" --list "$list" --tree "$tree" --out "$kbuild" "$name" >"$log" 2>&1; then
 	# configure.sh's last line says why: the lines that did not take,
 	# or the failed step after the tail of its log.
 	if grep -q ' did not take' "$log"; then grep '^chopblock: error: ' "$log" >&2; else tail_log "$log"; fi
 	write_manifest FAILED -
 	exit 1
-}
+fi
 
 # Two kernel builds at once would only thrash two cores: serialize every
 # build on this machine (other clones and bisect runs alike: the lock is
