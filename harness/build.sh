@@ -23,13 +23,20 @@
 #                configuring again would give the same .config)
 #   --clean      when a build is needed, start from an empty build
 #                directory (ccache then replays every warning)
-#   -j N         parallel jobs (default: the number of cores)
+#   -j N         parallel jobs (default: the number of cores, or with
+#                distcc the number of jobs its hosts take)
 #   --help       this text
+#
+# When DISTCC_HOSTS (distcc's own variable) is set, the compiles fan out
+# over distcc's hosts, ccache still in front of them (CCACHE_PREFIX=distcc):
+# make matrix, make bisect and make debug then do too. Every host needs
+# the same compilers (Debian's distcc package whitelists the installed
+# cross compilers in /usr/lib/distcc).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 jobs=$(nproc) name=
+list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 jobs= name=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=${2:?--list needs a file}; shift ;;
@@ -90,15 +97,26 @@ cross=$(cross_prefix "$arch")
 command -v "${cross}gcc" >/dev/null ||
 	die "compiler ${cross}gcc for ARCH=$arch is missing (install gcc-${cross%-})"
 
+distcc=
+if [ -n "${DISTCC_HOSTS:-}" ]; then
+	command -v distcc >/dev/null ||
+		die "DISTCC_HOSTS is set, but distcc is not installed (apt-get install distcc)"
+	distcc=distcc
+	[ -n "$jobs" ] || jobs=$(distcc -j)
+fi
+[ -n "$jobs" ] || jobs=$(nproc)
 make_args=(-C "$tree" O="$kbuild" ARCH="$arch" -j"$jobs")
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
 if command -v ccache >/dev/null 2>&1; then
 	make_args+=(CC="ccache ${cross}gcc")
+	[ -z "$distcc" ] || export CCACHE_PREFIX=distcc
 	export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	# Paths under the base directory are hashed relative to the build
 	# directory: every tree beside build/kernels then shares one cache.
 	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
+elif [ -n "$distcc" ]; then
+	make_args+=(CC="distcc ${cross}gcc")
 fi
 
 # Debian 12's sh4 gcc compiles wrong code without a plugin (harness/sh4-gcc.sh).
@@ -189,7 +207,7 @@ rm -f "$ticket"
 
 targets=("$(basename "$image_path")")
 grep -q '^CONFIG_MODULES=y' "$kbuild/.config" && targets+=(modules)
-info "build: $name: $arch ${targets[*]} from ${tree#"$CHOPBLOCK_ROOT"/} (log: $logs/build.log)"
+info "build: $name: $arch ${targets[*]} from ${tree#"$CHOPBLOCK_ROOT"/}${distcc:+, -j$jobs over distcc ($DISTCC_HOSTS)} (log: $logs/build.log)"
 start=$SECONDS
 if ! run_logged "$logs/build.log" "build $name" make "${make_args[@]}" "${targets[@]}"; then
 	tail_log "$logs/build.log" 40
