@@ -146,13 +146,14 @@ for i in "${!commits[@]}"; do
 		continue
 	fi
 	failed=$((failed + 1))
-	printf 'FAIL [%d/%d] %s (%s): %d new\n' "$n" "$total" "$subject" "${patches[$i]:-$(git -C "$TREE_DIR" rev-parse --short "$c")}" \
+	label=${patches[$i]:-$(git -C "$TREE_DIR" rev-parse --short "$c")}
+	printf 'FAIL [%d/%d] %s (%s): %d new\n' "$n" "$total" "$subject" "$label" \
 		"$(grep -c . "$BUILD_DIR/bisect/static-bad")" >>"$report"
 	# (head may close the pipe early: that is no failure of the step.)
 	{ head -n 20 "$BUILD_DIR/bisect/static-bad" | sed 's/^/       /' >>"$report"; } || true
 	{ head -n 20 "$BUILD_DIR/bisect/static-bad" >&2; } || true
 	[ "$keep_going" -eq 1 ] ||
-		die "chopblock check finds something new after patch $n/$total, ${patches[$i]:-$(git -C "$TREE_DIR" rev-parse --short "$c")}: $subject (see $report)"
+		die "chopblock check finds something new after patch $n/$total, $label: $subject (see $report)"
 done
 [ "$failed" -eq 0 ] || die "$failed of the $total commits leave findings for chopblock check (see $report)"
 info "static bisect: chopblock check finds nothing new after any of the $total commits ($report)"
