@@ -8,7 +8,7 @@ H := harness
 # The kernel tree (git-ignored); the analyzer compiles its Kconfig parser.
 TREE := $(CURDIR)/build/tree
 
-.PHONY: all deps tree apply build boot report check check-host check-boot \
+.PHONY: all deps tree apply build boot report check check-host check-boot cover \
 	analyzer bench bisect debug matrix rebase clean distclean
 
 all: deps tree analyzer
@@ -51,6 +51,11 @@ bisect: deps tree analyzer
 	$(H)/bisect.sh cover-arm64 || rc=1; \
 	$(H)/bisect.sh cover-arm || rc=1; \
 	exit $$rc
+
+# The coverage kernels of group "cover" (the 32-bit arm one) and the
+# coverage report over every coverage kernel: harness/cover.sh.
+cover: deps tree apply analyzer
+	$(H)/cover.sh
 
 # The debug kernels (group "debug" of configs/kernels.list): the x86_64
 # and arm64 coverage kernels with KASAN, lockdep, DEBUG_OBJECTS and

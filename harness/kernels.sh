@@ -5,7 +5,7 @@
 #
 # The kernels of configs/kernels.list (or FILE), after checking every row
 # of it: their names, one a line (those of GROUP only: main, check,
-# matrix or debug), or the fields of one row, tab-separated (name, arch, tree,
+# matrix, cover or debug), or the fields of one row, tab-separated (name, arch, tree,
 # group, base, boot, tests, fragments as absolute paths). A bad row stops
 # with its file and line.
 set -euo pipefail

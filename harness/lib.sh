@@ -160,7 +160,7 @@ _kernel_rows() {
 		seen+="${f[0]} "
 		[[ $arches == *" ${f[1]} "* ]] || die "$at: no architecture '${f[1]}' in configs/arches.list"
 		case ${f[2]} in pristine | patched | after:?*) ;; *) die "$at: tree must be pristine, patched or after:PATH, not '${f[2]}'" ;; esac
-		case ${f[3]} in main | check | matrix | debug) ;; *) die "$at: group must be main, check, matrix or debug, not '${f[3]}'" ;; esac
+		case ${f[3]} in main | check | matrix | cover | debug) ;; *) die "$at: group must be main, check, matrix, cover or debug, not '${f[3]}'" ;; esac
 		case ${f[5]} in yes | no) ;; *) die "$at: boot must be yes or no, not '${f[5]}'" ;; esac
 		if [ "${f[5]}" = yes ] && [ "$(arch_fact "${f[1]}" qemu)" = - ]; then
 			die "$at: ${f[1]} kernels are not booted (configs/arches.list has no QEMU for it)"
@@ -180,14 +180,18 @@ _kernel_rows() {
 	done <"$list"
 }
 
-# The rows of make check (groups main and check) that carry a coverage
-# fragment (configs/coverage/ARCH.config): the kernels harness/coverage.sh
-# reports on. (The debug rows carry it too, but only make debug builds them.)
+# coverage_kernels [GROUP...]: the rows of the GROUPs (default main and
+# check: make check's) that carry a coverage fragment
+# (configs/coverage/ARCH.config): the kernels harness/coverage.sh reports
+# on. make cover adds group cover. (The debug rows carry it too, but only
+# make debug builds them.)
 coverage_kernels() {
-	local n
-	for n in $(kernel_list "" main) $(kernel_list "" check); do
-		kernel_row "$n"
-		case " $K_FRAGMENTS" in *" $CONFIG_DIR/coverage/"*) echo "$n" ;; esac
+	local n g groups=${*:-main check}
+	for g in $groups; do
+		for n in $(kernel_list "" "$g"); do
+			kernel_row "$n"
+			case " $K_FRAGMENTS" in *" $CONFIG_DIR/coverage/"*) echo "$n" ;; esac
+		done
 	done
 }
 

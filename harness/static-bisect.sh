@@ -4,15 +4,17 @@
 # usage: harness/static-bisect.sh [--keep-going] [--base REV] [--tip REV] [--report FILE]
 #
 # The static bisect of make check and make bisect: `chopblock check` on
-# the baseline, then after every commit of the series, in a worktree of
-# its own (build/bisect/static-tree). A commit passes when check finds
+# the baseline, then after every commit of the series, in worktrees of
+# its own (build/bisect/static-tree*, one a CPU: the commits are checked
+# side by side, then compared in order). A commit passes when check finds
 # nothing that the commit before it did not: no object without a source,
 # no include of a removed header, no Kconfig or Makefile reference to
 # something removed. That is what breaks the build of some configuration
 # after a commit, found without compiling. Findings are compared without
 # their line numbers, since later commits move lines. (This is what
 # `check --baseline pristine` reports after each commit, but the baseline
-# is analyzed once instead of once a commit: about 2 s a commit.)
+# is analyzed once instead of once a commit: about 2.5 s a commit and
+# CPU.)
 #
 # References to a symbol the baseline defined are not findings here, as
 # check --baseline does not count them: they build as if the symbol were
@@ -64,12 +66,17 @@ analyzer=$CHOPBLOCK_ROOT/analyzer/chopblock
 for r in "$base" "$tip"; do
 	git -C "$TREE_DIR" rev-parse -q --verify "$r^{commit}" >/dev/null || die "static bisect: no revision $r in $TREE_DIR"
 done
-wt=$BUILD_DIR/bisect/static-tree
-mkdir -p "$BUILD_DIR/bisect"
-if [ ! -d "$wt" ]; then
-	git -C "$TREE_DIR" worktree prune
-	git -C "$TREE_DIR" worktree add -q --detach "$wt" "$base"
-fi
+bdir=$BUILD_DIR/bisect
+mkdir -p "$bdir"
+# worktree K: the worktree of worker K (created at the baseline).
+worktree() {
+	local wt=$bdir/static-tree${1#0}
+	if [ ! -d "$wt" ]; then
+		git -C "$TREE_DIR" worktree prune
+		git -C "$TREE_DIR" worktree add -q --detach "$wt" "$base" >&2
+	fi
+	echo "$wt"
+}
 mapfile -t commits < <(git -C "$TREE_DIR" rev-list --reverse "$base..$tip")
 [ "${#commits[@]}" -gt 0 ] || die "static bisect: no commit in $base..$tip"
 # The series' patch names only when the range is the series.
@@ -85,62 +92,90 @@ findings() {
 		counted && /^[^ =][^:]*:[0-9]+: / { sub(/:[0-9]+: /, ": "); print }' "$1" | LC_ALL=C sort -u
 }
 # stale_references FILE: the new findings of FILE but the references to a
-# symbol that the baseline defined (a Kconfig entry, or a #define of
-# CONFIG_NAME; CONFIG_NAME_MODULE is NAME's). Those are what check --baseline files as left behind, not
-# as findings: a defconfig line or an #ifdef naming a symbol the commit
+# symbol that the baseline defined (static-defined: a Kconfig entry, or a
+# #define of CONFIG_NAME; CONFIG_NAME_MODULE is NAME's). Those are what
+# check --baseline files as left behind, not as findings: a defconfig line or an #ifdef naming a symbol the commit
 # removed builds as before (as if the symbol were off), and a later patch
 # of the series (an architecture's defconfig update) may take it away.
 # A symbol the baseline never had is a new finding: a typo, say.
 stale_references() {
-	local names=() args=() n
-	mapfile -t names < <(sed -n 's/^[^:]*: undefined symbol CONFIG_\([A-Za-z0-9_]*\)$/\1/p' "$1" | sort -u)
-	if [ "${#names[@]}" -eq 0 ]; then cat "$1"; return; fi
-	for n in "${names[@]}"; do
-		# CONFIG_X_MODULE is X's, set when X=m.
-		args+=(-e "^[[:space:]]*(menu)?config[[:space:]]+${n%_MODULE}([[:space:]]|\$)"
-		       -e "#[[:space:]]*define[[:space:]]+CONFIG_$n([^A-Za-z0-9_]|\$)")
-	done
-	git -C "$TREE_DIR" grep -h -o -E "${args[@]}" "$base" -- 2>/dev/null |
-		sed -E 's/[^A-Za-z0-9_]*$//; s/.*[[:space:]]//; s/^CONFIG_//' | sort -u >"$BUILD_DIR/bisect/static-defined" || true
 	awk 'FILENAME == ARGV[1] { defined[$0] = 1; next }
 		!/: undefined symbol CONFIG_[A-Za-z0-9_]*$/ { print; next }
 		{ sym = $NF; sub(/^CONFIG_/, "", sym); x = sym; sub(/_MODULE$/, "", x)
 		  if (!(sym in defined) && !(x in defined)) print }' \
-		"$BUILD_DIR/bisect/static-defined" "$1"
+		"$bdir/static-defined" "$1"
 }
 # The kinds an architecture's removal may leave for the later patches.
 arch_leftover='(undefined symbol|missing header) '
 failed=0
-step=$BUILD_DIR/bisect/static-step.log
-# check_commit REV: chopblock check at REV, its findings in static-cur.
+# check_commit WORKTREE REV OUT: chopblock check at REV, its findings in
+# OUT, the seconds it took in OUT.seconds; OUT.log when check did not run.
 check_commit() {
-	git -C "$wt" checkout -q --detach "$1"
-	"$analyzer" check --tree "$wt" >"$step" 2>&1 || true
-	grep -q '^chopblock check: ' "$step" || { tail_log "$step"; die "chopblock check did not run on $(git -C "$TREE_DIR" log -1 --format='%h (%s)' "$1")"; }
-	findings "$step" >"$BUILD_DIR/bisect/static-cur"
+	local start=$SECONDS
+	git -C "$1" checkout -q --detach "$2"
+	"$analyzer" check --tree "$1" >"$3.log" 2>&1 || true
+	grep -q '^chopblock check: ' "$3.log" || return 1
+	findings "$3.log" >"$3"
+	echo $((SECONDS - start)) >"$3.seconds"
+	rm -f "$3.log"
 }
-check_commit "$base"
-cp "$BUILD_DIR/bisect/static-cur" "$BUILD_DIR/bisect/static-base"
-mv "$BUILD_DIR/bisect/static-cur" "$BUILD_DIR/bisect/static-prev"
-info "static bisect: the baseline has $(grep -c . "$BUILD_DIR/bisect/static-prev" || true) finding(s); $total commit(s) to check"
+fdir=$bdir/static-findings
+rm -rf "$fdir"
+mkdir -p "$fdir"
+wt=$(worktree 0)
+check_commit "$wt" "$base" "$fdir/0" || { tail_log "$fdir/0.log"; die "chopblock check did not run on the baseline $base"; }
+cp "$fdir/0" "$bdir/static-base"
+# The symbols the baseline defines: its Kconfig entries and its #defines
+# of CONFIG_ names, read once from the checked-out baseline.
+{ git -C "$wt" grep -h -o -E -e '^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' \
+	-e '#[[:space:]]*define[[:space:]]+CONFIG_[A-Za-z0-9_]+' || true; } |
+	sed -E 's/.*[[:space:]]//; s/^CONFIG_//' | LC_ALL=C sort -u >"$bdir/static-defined"
+info "static bisect: the baseline has $(grep -c . "$bdir/static-base" || true) finding(s); $total commit(s) to check"
+
+# The commits, checked side by side: worker K takes every JOBS-th one,
+# in a worktree of its own (a checkout each: at most 4).
+jobs=$(nproc)
+[ "$jobs" -le 4 ] || jobs=4
+[ "$jobs" -le "$total" ] || jobs=$total
+for ((k = 1; k < jobs; k++)); do worktree "$k" >/dev/null; done
+worker() { # K
+	local wt i n
+	wt=$(worktree "$1")
+	for ((i = $1; i < total; i += jobs)); do
+		n=$((i + 1))
+		check_commit "$wt" "${commits[$i]}" "$fdir/$n" || return 1
+		info "static bisect: [$n/$total] checked"
+	done
+}
+pids=()
+for ((k = 0; k < jobs; k++)); do
+	worker "$k" &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+
+cp "$fdir/0" "$bdir/static-prev"
 for i in "${!commits[@]}"; do
 	c=${commits[$i]}
 	n=$((i + 1))
 	subject=$(git -C "$TREE_DIR" log -1 --format=%s "$c")
-	start=$SECONDS
-	check_commit "$c"
-	LC_ALL=C comm -13 "$BUILD_DIR/bisect/static-prev" "$BUILD_DIR/bisect/static-cur" >"$BUILD_DIR/bisect/static-new"
+	if [ ! -f "$fdir/$n.seconds" ]; then
+		[ ! -f "$fdir/$n.log" ] || tail_log "$fdir/$n.log"
+		die "chopblock check did not run on patch $n/$total, $(git -C "$TREE_DIR" log -1 --format='%h (%s)' "$c")"
+	fi
+	cp "$fdir/$n" "$bdir/static-cur"
+	LC_ALL=C comm -13 "$bdir/static-prev" "$bdir/static-cur" >"$bdir/static-new"
 	removes_arch=$(git -C "$TREE_DIR" diff-tree --no-commit-id --name-only --diff-filter=D -r "$c" |
 		grep -E '^arch/[^/]+/Kconfig$' || true)
 	if [ -n "$removes_arch" ]; then
-		grep -Ev ": $arch_leftover" "$BUILD_DIR/bisect/static-new" >"$BUILD_DIR/bisect/static-bad" || true
+		grep -Ev ": $arch_leftover" "$bdir/static-new" >"$bdir/static-bad" || true
 	else
-		stale_references "$BUILD_DIR/bisect/static-new" >"$BUILD_DIR/bisect/static-bad"
+		stale_references "$bdir/static-new" >"$bdir/static-bad"
 	fi
-	mv "$BUILD_DIR/bisect/static-cur" "$BUILD_DIR/bisect/static-prev"
-	left=$(LC_ALL=C comm -23 "$BUILD_DIR/bisect/static-prev" "$BUILD_DIR/bisect/static-base" | grep -c . || true)
-	if [ ! -s "$BUILD_DIR/bisect/static-bad" ]; then
-		printf 'ok   [%d/%d] %3ds %s%s\n' "$n" "$total" $((SECONDS - start)) "$subject" \
+	mv "$bdir/static-cur" "$bdir/static-prev"
+	left=$(LC_ALL=C comm -23 "$bdir/static-prev" "$bdir/static-base" | grep -c . || true)
+	if [ ! -s "$bdir/static-bad" ]; then
+		printf 'ok   [%d/%d] %3ds %s%s\n' "$n" "$total" "$(cat "$fdir/$n.seconds")" "$subject" \
 			"$([ "$left" -eq 0 ] || echo " ($left left for later patches)")" >>"$report"
 		info "static bisect: [$n/$total] ok${removes_arch:+ (removes ${removes_arch%/Kconfig})}"
 		continue
@@ -148,10 +183,10 @@ for i in "${!commits[@]}"; do
 	failed=$((failed + 1))
 	label=${patches[$i]:-$(git -C "$TREE_DIR" rev-parse --short "$c")}
 	printf 'FAIL [%d/%d] %s (%s): %d new\n' "$n" "$total" "$subject" "$label" \
-		"$(grep -c . "$BUILD_DIR/bisect/static-bad")" >>"$report"
+		"$(grep -c . "$bdir/static-bad")" >>"$report"
 	# (head may close the pipe early: that is no failure of the step.)
-	{ head -n 20 "$BUILD_DIR/bisect/static-bad" | sed 's/^/       /' >>"$report"; } || true
-	{ head -n 20 "$BUILD_DIR/bisect/static-bad" >&2; } || true
+	{ head -n 20 "$bdir/static-bad" | sed 's/^/       /' >>"$report"; } || true
+	{ head -n 20 "$bdir/static-bad" >&2; } || true
 	[ "$keep_going" -eq 1 ] ||
 		die "chopblock check finds something new after patch $n/$total, $label: $subject (see $report)"
 done
