@@ -9,7 +9,7 @@ H := harness
 TREE := $(CURDIR)/build/tree
 
 .PHONY: all deps tree apply build boot report check check-host check-boot cover \
-	analyzer bench bisect debug matrix rebase clean distclean
+	allmod analyzer bench bisect debug matrix rebase clean distclean
 
 all: deps tree analyzer
 	$(H)/run.sh
@@ -56,6 +56,12 @@ bisect: deps tree analyzer
 # coverage report over every coverage kernel: harness/cover.sh.
 cover: deps tree apply analyzer
 	$(H)/cover.sh
+
+# 0-day's view: allmodconfig for x86_64 and arm64, pristine and patched,
+# and the errors and warnings the series brings (harness/allmod.sh; the
+# objects the series reaches; harness/allmod.sh --full builds everything).
+allmod: deps tree apply
+	$(H)/allmod.sh
 
 # The debug kernels (group "debug" of configs/kernels.list): the x86_64
 # and arm64 coverage kernels with KASAN, lockdep, DEBUG_OBJECTS and

@@ -180,30 +180,7 @@ elif ! "$h/configure.sh" --list "$list" --tree "$tree" --out "$kbuild" "$name" >
 	exit 1
 fi
 
-# Two kernel builds at once would only thrash two cores: serialize every
-# build on this machine (other clones and bisect runs alike: the lock is
-# machine-wide), first come, first served: flock alone lets a loop of
-# short builds starve a waiter, so waiters queue with a ticket named by
-# their arrival time.
-lock=/run/lock/chopblock-kbuild
-queue=$lock.queue
-mkdir -p "$queue"
-ticket=$queue/$(date +%s%N).$$
-touch "$ticket"
-trap 'rm -f "$ticket"' EXIT
-exec 9>"$lock"
-waited=0
-while :; do
-	for t in "$queue"/*; do
-		kill -0 "${t##*.}" 2>/dev/null || rm -f "$t"
-	done
-	first=$(ls "$queue" | sort | head -n 1)
-	[ "$queue/$first" = "$ticket" ] && flock -n 9 && break
-	[ "$waited" -eq 1 ] || info "build: waiting for another kernel build to finish"
-	waited=1
-	sleep 1
-done
-rm -f "$ticket"
+kbuild_lock
 
 targets=("$(basename "$image_path")")
 grep -q '^CONFIG_MODULES=y' "$kbuild/.config" && targets+=(modules)

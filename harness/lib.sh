@@ -65,6 +65,33 @@ run_logged() {
 	return $rc
 }
 
+# kbuild_lock: wait for the machine-wide kernel build lock, held on file
+# descriptor 9 until the calling script exits. Two kernel builds at once
+# would only thrash two cores: every build on this machine (other clones
+# and bisect runs alike) queues for it, first come, first served: flock
+# alone lets a loop of short builds starve a waiter, so waiters queue with
+# a ticket named by their arrival time.
+kbuild_lock() {
+	local lock=/run/lock/chopblock-kbuild queue ticket waited=0 t first
+
+	queue=$lock.queue
+	mkdir -p "$queue"
+	ticket=$queue/$(date +%s%N).$$
+	touch "$ticket"
+	exec 9>"$lock"
+	while :; do
+		for t in "$queue"/*; do
+			kill -0 "${t##*.}" 2>/dev/null || rm -f "$t"
+		done
+		first=$(ls "$queue" | sort | head -n 1)
+		[ "$queue/$first" = "$ticket" ] && flock -n 9 && break
+		[ "$waited" -eq 1 ] || info "waiting for another kernel build to finish"
+		waited=1
+		sleep 1
+	done
+	rm -f "$ticket"
+}
+
 tree_git() {
 	git -C "$TREE_DIR" -c user.name="${GIT_AUTHOR_NAME:-chopblock}" \
 		-c user.email="${GIT_AUTHOR_EMAIL:-chopblock@localhost}" "$@"

@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# usage: harness/allmod.sh [--arch ARCH]... [--full] [--jobs N]
+#
+# make allmod: the series as a 0-day build robot would see it. For each
+# ARCH (default x86_64 and arm64), allmodconfig of the pristine tree and of
+# the patched one (CONFIG_WERROR off, so that a warning does not stop the
+# build and every one is seen), built with make -k, then the errors and
+# warnings the patched build has that the pristine one has not, and the
+# Kconfig warnings of the configuration step likewise. Report:
+# build/allmod/report.txt; exit 1 when the series brings a new error or
+# warning.
+#
+# What is built: by default, the objects the series' changes reach, which
+# is what a robot reports on: every surviving .c file the series modifies
+# for that ARCH (not under Documentation/, tools/, scripts/, samples/, or
+# another architecture's arch/), and the .c files that include a header it
+# modifies, up to 100 a header (one that more files include, say
+# <linux/sched.h>, is left to --full; the report names it). With --full,
+# the whole kernel (vmlinux and modules, modpost included): hours on two
+# cores.
+#
+# Builds go to build/allmod/ARCH-{pristine,patched}/ through ccache, one
+# at a time on this machine (the build lock of harness/build.sh).
+#
+#   --arch ARCH   an architecture of configs/arches.list (repeatable)
+#   --full        build everything, not only what the series reaches
+#   --jobs N      make -j (default: the number of CPUs)
+#   --help        this text
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+h=$(dirname "$0")
+
+arches=() full=0 jobs=$(nproc)
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) arches+=("${2:?--arch needs an architecture}"); shift ;;
+	--full) full=1 ;;
+	--jobs) jobs=${2:?--jobs needs a number}; shift ;;
+	--help | -h) usage_from_header; exit 0 ;;
+	*) die "allmod.sh: unknown argument $1 (see --help)" ;;
+	esac
+	shift
+done
+[ "${#arches[@]}" -gt 0 ] || arches=(x86_64 arm64)
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "allmod.sh: --jobs wants a positive number, not '$jobs'"
+for a in "${arches[@]}"; do
+	arch_list | grep -qx "$a" || die "allmod.sh: no architecture '$a' in configs/arches.list"
+	cross=$(cross_prefix "$a")
+	command -v "${cross}gcc" >/dev/null || die "compiler ${cross}gcc for ARCH=$a is missing (install gcc-${cross%-})"
+done
+"$h/apply.sh" >&2
+"$h/pristine-tree.sh" >&2
+out=$BUILD_DIR/allmod
+mkdir -p "$out"
+export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
+echo '# CONFIG_WERROR is not set' >"$out/allmod.config"
+
+# The series' surviving modified files, and the headers among them.
+git -C "$TREE_DIR" diff --name-only --diff-filter=M "$BASELINE_TAG" "$SERIES_BRANCH" |
+	grep -Ev '^(Documentation|tools|scripts|samples)/' >"$out/modified" || true
+[ -s "$out/modified" ] || die "allmod.sh: the series modifies no file"
+
+# targets ARCH: the objects of the series for ARCH, one a line; the
+# headers left to --full go to $out/ARCH.skipped. (The includers are read
+# from the patched tree's checkout, which apply.sh left at the series.)
+targets() {
+	local a=$1 srcarch f inc n
+	srcarch=$(case $a in x86_64 | i386) echo x86 ;; *) echo "$a" ;; esac)
+	: >"$out/$a.skipped"
+	{
+		grep -E '\.c$' "$out/modified" || true
+		for f in $(grep -E '\.h$' "$out/modified" || true); do
+			inc=${f#include/}
+			inc=${inc#arch/"$srcarch"/include/}
+			if [ "$inc" != "$f" ]; then
+				# <linux/x.h>: every file that names it.
+				git -C "$TREE_DIR" grep -l -F "#include <$inc>" -- '*.c' >"$out/includers" || true
+			else
+				# "x.h": the .c files of its directory that name it.
+				git -C "$TREE_DIR" grep -l -F "#include \"$(basename "$f")\"" -- "$(dirname "$f")/*.c" >"$out/includers" || true
+			fi
+			n=$(grep -c . "$out/includers" || true)
+			if [ "$n" -gt 100 ]; then
+				echo "$f (included by $n .c files)" >>"$out/$a.skipped"
+			else
+				cat "$out/includers"
+			fi
+		done
+	} | grep -Ev "^arch/" | sort -u | sed 's/\.c$/.o/'
+	# (arch/ files of ARCH itself, when the series modifies any)
+	grep -E "^arch/$srcarch/.*\.c$" "$out/modified" | sed 's/\.c$/.o/' || true
+}
+
+# build ARCH POINT TREE: allmodconfig, then make -k of the targets; its
+# log, warnings and errors under $out/ARCH-POINT/.
+build() {
+	local a=$1 point=$2 tree=$3 dir=$out/$1-$2 cross start rc=0
+	local args=()
+	cross=$(cross_prefix "$a")
+	args=(-C "$tree" O="$dir/kbuild" ARCH="$a" -j"$jobs" CC="ccache ${cross}gcc")
+	[ -z "$cross" ] || args+=(CROSS_COMPILE="$cross")
+	mkdir -p "$dir/kbuild"
+	make "${args[@]}" KCONFIG_ALLCONFIG="$out/allmod.config" allmodconfig >"$dir/config.log" 2>&1 ||
+		{ tail_log "$dir/config.log"; die "allmodconfig failed for $a ($point)"; }
+	grep -q '^# CONFIG_WERROR is not set' "$dir/kbuild/.config" ||
+		die "allmodconfig for $a ($point): CONFIG_WERROR=n did not take"
+	grep -E '^WARNING: |^warning: |: warning: ' "$dir/config.log" |
+		sed -E 's#^([^ :]*/)?(tree|pristine)/##' | LC_ALL=C sort -u >"$dir/kconfig-warnings" || true
+	local what=("${targets_list[@]}")
+	[ "$full" -eq 0 ] || what=()
+	info "allmod: $a $point: ${what:+${#what[@]} objects}${what:-everything} (log: $dir/build.log)"
+	start=$SECONDS
+	run_logged "$dir/build.log" "allmod $a $point" make -k "${args[@]}" "${what[@]}" || rc=$?
+	echo "$rc $((SECONDS - start))" >"$dir/result"
+	"$h/warnings.sh" "$dir/build.log" >"$dir/warnings"
+	"$h/warnings.sh" --errors "$dir/build.log" >"$dir/errors"
+	info "allmod: $a $point: make exited $rc after $((SECONDS - start))s, $(grep -c . "$dir/errors" || true) error(s), $(grep -c . "$dir/warnings" || true) warning(s)"
+}
+
+kbuild_lock
+report=$out/report.txt
+{
+	echo "chopblock allmod report ($(date -u +%Y-%m-%dT%H:%MZ))"
+	echo "  series     $(git -C "$TREE_DIR" rev-list --count "$BASELINE_TAG..$SERIES_BRANCH") commits on $BASELINE_TAG"
+	echo "  built      $([ "$full" -eq 1 ] && echo everything || echo "the objects the series reaches (--full: everything)")"
+} >"$report"
+new_total=0
+for a in "${arches[@]}"; do
+	mapfile -t targets_list < <(targets "$a")
+	[ "$full" -eq 1 ] || [ "${#targets_list[@]}" -gt 0 ] || die "allmod.sh: no object of the series for $a"
+	# An object the pristine tree has no source for is the patched tree's
+	# own: keep only what both trees have, so that the two builds compare.
+	keep=()
+	for t in "${targets_list[@]}"; do
+		[ -f "$PRISTINE_DIR/${t%.o}.c" ] && keep+=("$t")
+	done
+	targets_list=("${keep[@]}")
+	build "$a" pristine "$PRISTINE_DIR"
+	build "$a" patched "$TREE_DIR"
+	p=$out/$a-pristine q=$out/$a-patched
+	LC_ALL=C comm -13 "$p/errors" "$q/errors" >"$out/$a.new-errors"
+	LC_ALL=C comm -13 "$p/warnings" "$q/warnings" >"$out/$a.new-warnings"
+	LC_ALL=C comm -13 "$p/kconfig-warnings" "$q/kconfig-warnings" >"$out/$a.new-kconfig"
+	n=$(cat "$out/$a.new-errors" "$out/$a.new-warnings" "$out/$a.new-kconfig" | grep -c . || true)
+	new_total=$((new_total + n))
+	{
+		echo
+		echo "$a allmodconfig: $([ "$full" -eq 1 ] && echo everything || echo "${#targets_list[@]} objects")"
+		for pt in pristine patched; do
+			read -r rc secs <"$out/$a-$pt/result"
+			printf '  %-9s make -k exited %s in %ss: %s errors, %s warnings\n' "$pt" "$rc" "$secs" \
+				"$(grep -c . "$out/$a-$pt/errors" || true)" "$(grep -c . "$out/$a-$pt/warnings" || true)"
+		done
+		for kind in errors warnings kconfig; do
+			echo "  new $kind: $(grep -c . "$out/$a.new-$kind" || true)"
+			sed 's/^/    /' "$out/$a.new-$kind"
+		done
+		if [ "$full" -eq 0 ] && [ -s "$out/$a.skipped" ]; then
+			echo "  headers of the series left to --full (too many includers):"
+			sed 's/^/    /' "$out/$a.skipped"
+		fi
+	} >>"$report"
+done
+cat "$report"
+[ "$new_total" -eq 0 ] || die "the series brings $new_total new error(s) or warning(s) under allmodconfig ($report)"
+info "allmod: nothing new under allmodconfig ($report)"
