@@ -55,7 +55,7 @@ bad 'tree must be pristine, patched or after:PATH' 'k arm64 sometimes matrix tin
 bad 'no fragment configs/matrix/nonexistent.config' 'k arm64 patched matrix tinyconfig no - matrix/nonexistent.config'
 bad 'want: name arch tree group base boot tests fragment' 'k arm64 patched matrix tinyconfig'
 bad "no architecture 'mips'" 'k mips patched matrix tinyconfig no - matrix/arm64.config'
-bad 'group must be main, check, matrix or debug' 'k arm64 patched nightly tinyconfig no - matrix/arm64.config'
+bad 'group must be main, check, matrix, cover or debug' 'k arm64 patched nightly tinyconfig no - matrix/arm64.config'
 bad 'boot must be yes or no' 'k arm64 patched matrix tinyconfig maybe - matrix/arm64.config'
 bad 'arm kernels are not booted' 'k arm patched matrix tinyconfig yes - matrix/arm.config'
 printf 'k arm64 patched matrix tinyconfig no - matrix/arm64.config\nk arm patched matrix tinyconfig no - matrix/arm.config\n' >"$scratch/bad.list"
