@@ -110,9 +110,9 @@ build() {
 		die "allmodconfig for $a ($point): CONFIG_WERROR=n did not take"
 	grep -E '^WARNING: |^warning: |: warning: ' "$dir/config.log" |
 		sed -E 's#^([^ :]*/)?(tree|pristine)/##' | LC_ALL=C sort -u >"$dir/kconfig-warnings" || true
-	local what=("${targets_list[@]}")
-	[ "$full" -eq 0 ] || what=()
-	info "allmod: $a $point: ${what:+${#what[@]} objects}${what:-everything} (log: $dir/build.log)"
+	local what=("${targets_list[@]}") label="${#targets_list[@]} objects"
+	[ "$full" -eq 0 ] || { what=(); label=everything; }
+	info "allmod: $a $point: $label (log: $dir/build.log)"
 	start=$SECONDS
 	run_logged "$dir/build.log" "allmod $a $point" make -k "${args[@]}" "${what[@]}" || rc=$?
 	echo "$rc $((SECONDS - start))" >"$dir/result"
