@@ -21,18 +21,19 @@
 # the whole kernel (vmlinux and modules, modpost included): hours on two
 # cores.
 #
-# Builds go to build/allmod/ARCH-{pristine,patched}/ through ccache, one
-# at a time on this machine (the build lock of harness/build.sh).
+# Builds go to build/allmod/ARCH-{pristine,patched}/ through ccache (and
+# distcc when DISTCC_HOSTS is set, as harness/build.sh does), one at a
+# time on this machine (the build lock of harness/build.sh).
 #
 #   --arch ARCH   an architecture of configs/arches.list (repeatable)
 #   --full        build everything, not only what the series reaches
-#   --jobs N      make -j (default: the number of CPUs)
+#   --jobs N      make -j (default: the number of CPUs, or distcc -j)
 #   --help        this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-arches=() full=0 jobs=$(nproc)
+arches=() full=0 jobs=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arches+=("${2:?--arch needs an architecture}"); shift ;;
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ "${#arches[@]}" -gt 0 ] || arches=(x86_64 arm64)
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "allmod.sh: --jobs wants a positive number, not '$jobs'"
+[ -z "$jobs" ] || [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "allmod.sh: --jobs wants a positive number, not '$jobs'"
 for a in "${arches[@]}"; do
 	arch_list | grep -qx "$a" || die "allmod.sh: no architecture '$a' in configs/arches.list"
 	cross=$(cross_prefix "$a")
@@ -54,9 +55,6 @@ done
 "$h/pristine-tree.sh" >&2
 out=$BUILD_DIR/allmod
 mkdir -p "$out"
-export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
 echo '# CONFIG_WERROR is not set' >"$out/allmod.config"
 
 # The series' surviving modified files, and the headers among them.
@@ -101,7 +99,8 @@ build() {
 	local a=$1 point=$2 tree=$3 dir=$out/$1-$2 cross start rc=0
 	local args=()
 	cross=$(cross_prefix "$a")
-	args=(-C "$tree" O="$dir/kbuild" ARCH="$a" -j"$jobs" CC="ccache ${cross}gcc")
+	compiler_setup "$cross"
+	args=(-C "$tree" O="$dir/kbuild" ARCH="$a" -j"${jobs:-$KB_JOBS}" CC="$KB_CC")
 	[ -z "$cross" ] || args+=(CROSS_COMPILE="$cross")
 	mkdir -p "$dir/kbuild"
 	make "${args[@]}" KCONFIG_ALLCONFIG="$out/allmod.config" allmodconfig >"$dir/config.log" 2>&1 ||

@@ -97,27 +97,11 @@ cross=$(cross_prefix "$arch")
 command -v "${cross}gcc" >/dev/null ||
 	die "compiler ${cross}gcc for ARCH=$arch is missing (install gcc-${cross%-})"
 
-distcc=
-if [ -n "${DISTCC_HOSTS:-}" ]; then
-	command -v distcc >/dev/null ||
-		die "DISTCC_HOSTS is set, but distcc is not installed (apt-get install distcc)"
-	distcc=distcc
-	[ -n "$jobs" ] || jobs=$(distcc -j)
-fi
-[ -n "$jobs" ] || jobs=$(nproc)
-make_args=(-C "$tree" O="$kbuild" ARCH="$arch" -j"$jobs")
+compiler_setup "$cross"
+distcc=$KB_DISTCC
+[ -n "$jobs" ] || jobs=$KB_JOBS
+make_args=(-C "$tree" O="$kbuild" ARCH="$arch" -j"$jobs" CC="$KB_CC")
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
-if command -v ccache >/dev/null 2>&1; then
-	make_args+=(CC="ccache ${cross}gcc")
-	[ -z "$distcc" ] || export CCACHE_PREFIX=distcc
-	export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
-	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-	# Paths under the base directory are hashed relative to the build
-	# directory: every tree beside build/kernels then shares one cache.
-	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
-elif [ -n "$distcc" ]; then
-	make_args+=(CC="distcc ${cross}gcc")
-fi
 
 # Debian 12's sh4 gcc compiles wrong code without a plugin (harness/sh4-gcc.sh).
 extra_cflags=

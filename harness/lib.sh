@@ -65,6 +65,35 @@ run_logged() {
 	return $rc
 }
 
+# compiler_setup CROSS: how a kernel build compiles, for the cross prefix
+# CROSS (empty for the host's gcc): KB_CC for make's CC=, KB_JOBS for its
+# -j, KB_DISTCC=distcc when the compiles fan out. ccache (when installed)
+# in front, with the machine-wide cache; over distcc when DISTCC_HOSTS is
+# set (ccache's CCACHE_PREFIX, or distcc alone without ccache), with as
+# many jobs as the hosts take (distcc -j).
+compiler_setup() {
+	local cross=$1
+
+	KB_DISTCC= KB_JOBS=$(nproc) KB_CC=${cross}gcc
+	if [ -n "${DISTCC_HOSTS:-}" ]; then
+		command -v distcc >/dev/null ||
+			die "DISTCC_HOSTS is set, but distcc is not installed (apt-get install distcc)"
+		KB_DISTCC=distcc
+		KB_JOBS=$(distcc -j)
+	fi
+	if command -v ccache >/dev/null 2>&1; then
+		KB_CC="ccache ${cross}gcc"
+		[ -z "$KB_DISTCC" ] || export CCACHE_PREFIX=distcc
+		export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
+		export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+		# Paths under the base directory are hashed relative to the build
+		# directory: every tree beside build/kernels then shares one cache.
+		export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
+	elif [ -n "$KB_DISTCC" ]; then
+		KB_CC="distcc ${cross}gcc"
+	fi
+}
+
 # kbuild_lock: wait for the machine-wide kernel build lock, held on file
 # descriptor 9 until the calling script exits. Two kernel builds at once
 # would only thrash two cores: every build on this machine (other clones
