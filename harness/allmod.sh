@@ -115,14 +115,17 @@ kbuild_guard() {
 		line = ""
 	}' "$1" | sort -u
 }
-# enabled_object KBUILD_CONFIG OBJECT: false when the object's Makefile,
-# or its directory's parent, builds it only under symbols the
-# configuration leaves off. A single-object build compiles whatever it is
+# enabled_object KBUILD_CONFIG OBJECT: false for a host program, and when
+# the object's Makefile (or its directory's parent) builds it only under
+# symbols the configuration leaves off. A single-object build compiles whatever it is
 # given, enabled or not: without this, allmodconfig on x86_64 compiles
 # arm64's SDEI driver because it includes a header the series touched.
 enabled_object() {
 	local config=$1 obj=$2 dir base guards s
 	dir=$(dirname "$obj") base=$(basename "$obj")
+	# a host program (pnmtologo) is the build's tool, not a kernel object
+	! grep -Eq "^[[:space:]]*hostprogs[^=]*=.*(^|[[:space:]=])${base%.o}([[:space:]]|\$)" \
+		"$TREE_DIR/$dir/Makefile" 2>/dev/null || return 1
 	guards=$(kbuild_guard "$TREE_DIR/$dir/Makefile" "$base")
 	if [ -z "$guards" ] && [ -f "$TREE_DIR/$dir/Makefile" ]; then
 		# a part of a composite object (tulip-objs := ... tulip_core.o):
@@ -154,8 +157,10 @@ build() {
 	compiler_setup "$cross"
 	args=(-C "$tree" O="$dir/kbuild" ARCH="$a" -j"${jobs:-$KB_JOBS}" CC="$KB_CC")
 	[ -z "$cross" ] || args+=(CROSS_COMPILE="$cross")
+	# From a clean build directory: an incremental build prints the
+	# warnings of what it recompiles only (ccache replays the rest).
+	rm -rf "$dir/kbuild" "$dir/disabled"
 	mkdir -p "$dir/kbuild"
-	rm -f "$dir/disabled"
 	make "${args[@]}" KCONFIG_ALLCONFIG="$out/allmod.config" allmodconfig >"$dir/config.log" 2>&1 ||
 		{ tail_log "$dir/config.log"; die "allmodconfig failed for $a ($point)"; }
 	grep -q '^# CONFIG_WERROR is not set' "$dir/kbuild/.config" ||

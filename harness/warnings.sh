@@ -7,11 +7,12 @@
 # line, sorted and unique, in a form that compares across trees: without
 # line and column numbers (the series moves lines) and without the tree's
 # location, "drivers/tty/serial/sh-sci.c: warning: text [-Wflag]".
-# With --errors, the errors (": error: ", modpost's "ERROR: ") instead.
+# With --errors, the errors (": error: ", ": fatal error: ", modpost's
+# "ERROR: ") instead.
 set -euo pipefail
 what='(: warning: |^WARNING: )'
 if [ "${1:-}" = --errors ]; then
-	what='(: error: |^ERROR: )'
+	what='(: (fatal )?error: |^ERROR: )'
 	shift
 fi
 case ${1:-} in
