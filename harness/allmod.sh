@@ -178,6 +178,7 @@ build() {
 	fi
 	info "allmod: $a $point: $label (log: $dir/build.log)"
 	start=$SECONDS
+	echo "$label" >"$dir/built"
 	run_logged "$dir/build.log" "allmod $a $point" make -k "${args[@]}" "${what[@]}" || rc=$?
 	echo "$rc $((SECONDS - start))" >"$dir/result"
 	"$h/warnings.sh" "$dir/build.log" >"$dir/warnings"
@@ -213,7 +214,7 @@ for a in "${arches[@]}"; do
 	new_total=$((new_total + n))
 	{
 		echo
-		echo "$a allmodconfig: $([ "$full" -eq 1 ] && echo everything || echo "${#targets_list[@]} objects")"
+		echo "$a allmodconfig: $(cat "$out/$a-patched/built")"
 		for pt in pristine patched; do
 			read -r rc secs <"$out/$a-$pt/result"
 			printf '  %-9s make -k exited %s in %ss: %s errors, %s warnings\n' "$pt" "$rc" "$secs" \
