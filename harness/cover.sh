@@ -24,20 +24,15 @@ esac
 mapfile -t cover < <(coverage_kernels cover)
 [ "${#cover[@]}" -gt 0 ] || die "no kernel of group cover carries a coverage fragment in $KERNELS_LIST"
 "$h/matrix.sh" "${cover[@]}"
-touched=$(mktemp "${TMPDIR:-/tmp}/chopblock-cover.XXXXXX")
-trap 'rm -f "$touched"' EXIT
-git -C "$TREE_DIR" diff --name-only "$BASELINE_TAG" "$SERIES_BRANCH" >"$touched"
 bad=0
 for n in "${cover[@]}"; do
-	w=$KERNELS_DIR/$n/warnings
-	[ -f "$w" ] || die "no warning list for $n ($w)"
-	hits=$(cut -d: -f1 "$w" | grep -xFf "$touched" | sort -u || true)
+	hits=$(touched_warnings "$n")
 	if [ -n "$hits" ]; then
-		grep -F "$hits" "$w" >&2
+		echo "$hits" >&2
 		echo "chopblock: error: the $n build warns in files the series touched" >&2
 		bad=1
 	else
-		info "cover: $n: built, $(grep -c . "$w") warning(s), none in the $(grep -c . "$touched") files the series touched"
+		info "cover: $n: built, $(grep -c . "$KERNELS_DIR/$n/warnings") warning(s), none in a file the series touched"
 	fi
 done
 

@@ -251,6 +251,16 @@ coverage_kernels() {
 	done
 }
 
+# touched_warnings NAME: the warnings of kernel NAME's last build
+# (build/kernels/NAME/warnings, written by matrix.sh) in files the series
+# touched, one a line; nothing when there are none.
+touched_warnings() {
+	local w=$KERNELS_DIR/$1/warnings
+	[ -f "$w" ] || die "no warning list for $1 ($w)"
+	git -C "$TREE_DIR" diff --name-only "$BASELINE_TAG" "$SERIES_BRANCH" |
+		awk -F: 'FILENAME == "-" { touched[$0] = 1; next } $1 in touched' - "$w"
+}
+
 # guest_tests ARCH GLOBS: the guest tests of a kernel (GLOBS is the tests
 # column: globs under guest/, or absolute), in order, as absolute paths; a
 # test whose header says "chopblock-arch: A B" runs only on those

@@ -10,15 +10,10 @@
 # slow for here.)
 . "$(dirname "$0")/../lib.sh"
 "$root/harness/matrix.sh" cover-arm64 || fail "the arm64 cross build failed"
-git -C "$TREE_DIR" diff --name-only "$BASELINE_TAG" "$SERIES_BRANCH" >"$scratch/touched"
-[ -s "$scratch/touched" ] || fail "the series touches no file?"
-for n in cover-arm64; do
-	w=$KERNELS_DIR/$n/warnings
-	[ -f "$w" ] || fail "no warning list for $n"
-	cut -d: -f1 "$w" | grep -xFf "$scratch/touched" >"$scratch/hits" || true
-	if [ -s "$scratch/hits" ]; then
-		grep -F -f "$scratch/hits" "$w"
-		fail "the $n build warns in files the series touched"
-	fi
-	ok "$n: built, $(grep -c . "$w") warning(s), none in the $(grep -c . "$scratch/touched") files the series touched"
-done
+n=cover-arm64
+touched_warnings "$n" >"$scratch/hits"
+if [ -s "$scratch/hits" ]; then
+	cat "$scratch/hits"
+	fail "the $n build warns in files the series touched"
+fi
+ok "$n: built, $(grep -c . "$KERNELS_DIR/$n/warnings") warning(s), none in a file the series touched"
