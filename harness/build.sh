@@ -79,7 +79,7 @@ point_tree() {
 		[ "$k" -gt 0 ] || die "tree point $1: no patch in patches/series starts with '$prefix'"
 		commit=$(git -C "$TREE_DIR" rev-list --reverse "$BASELINE_TAG..refs/heads/$SERIES_BRANCH" | sed -n "${k}p")
 		[ -n "$commit" ] || die "tree point $1: the series is not applied (run harness/apply.sh)"
-		dir=$BUILD_DIR/points/${prefix//\//_}
+		dir=$BUILD_DIR/points/${prefix//\//_}/tree
 		if [ ! -d "$dir" ]; then
 			git -C "$TREE_DIR" worktree prune
 			git -C "$TREE_DIR" worktree add -q --detach "$dir" "$commit" >&2 ||
@@ -89,7 +89,21 @@ point_tree() {
 		echo "$dir" ;;
 	esac
 }
-[ -n "$tree" ] || tree=$(point_tree "$K_TREE")
+if [ -z "$tree" ]; then
+	tree=$(point_tree "$K_TREE")
+	# A point of the series builds beside its worktree, at the depth
+	# build/kernels/NAME/kbuild has below build/tree: ccache hashes the
+	# paths relative to the build directory (CCACHE_BASEDIR), so with the
+	# configuration of a kernel of the whole series it compiles only what
+	# the later patches and its own fragments change, the rest coming from
+	# that kernel's objects. build/kernels/NAME/kbuild links there.
+	if [[ $K_TREE == after:* ]] && [ "$kbuild" = "$out/kbuild" ]; then
+		kbuild=$(dirname "$tree")/kernels/$name/kbuild
+		mkdir -p "$kbuild" "$out"
+		[ -L "$out/kbuild" ] || rm -rf "$out/kbuild"
+		ln -sfn "$kbuild" "$out/kbuild"
+	fi
+fi
 [ -f "$tree/Makefile" ] || die "no kernel tree at $tree (run harness/tree.sh)"
 
 image_path=$(arch_fact "$arch" image)
