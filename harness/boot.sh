@@ -70,21 +70,25 @@ fi
 
 # /dev/kvm can exist and even open while KVM cannot run a guest (nested
 # virtualization switched off, for instance). Ask SeaBIOS: it prints
-# "Running on KVM" on its debug port only once guest code really ran.
+# "Running on KVM" on its debug port only once guest code really ran. The
+# probe takes the CPU model the boots take (-cpu host): some hosts' KVM
+# refuses that model's MSRs while it runs QEMU's default one.
 probe_kvm() {
 	local out=$logs/kvm-probe.log
 
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
 	rm -f "$out"
-	timeout 5 qemu-system-x86_64 -accel kvm -M pc -m 64 -display none \
+	# In a subshell: an aborting QEMU is then an exit status, not a
+	# job-control "Aborted" message on our standard error.
+	(timeout 5 qemu-system-x86_64 -accel kvm -cpu host -M pc -m 64 -display none \
 		-nodefaults -no-user-config -chardev file,id=dbg,path="$out" \
-		-device isa-debugcon,iobase=0x402,chardev=dbg >/dev/null 2>&1 &
+		-device isa-debugcon,iobase=0x402,chardev=dbg; :) >/dev/null 2>&1 &
 	local pid=$! i
 	for i in $(seq 50); do
 		grep -q '^Running on KVM' "$out" 2>/dev/null && break
 		sleep 0.1
 	done
-	kill -TERM "$pid" 2>/dev/null
+	pkill -TERM -P "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	grep -q '^Running on KVM' "$out" 2>/dev/null
 }
@@ -239,12 +243,19 @@ boot_once() {
 	if [ -z "$userspace" ] && grep -q '^chopblock: userspace reached' "$CONSOLE"; then
 		userspace=$(elapsed "$start")
 	fi
+	# KVM can also fail in QEMU itself, which then aborts before the
+	# kernel ran (seen here: "failed to set MSR 0x10a" for -cpu host, an
+	# assertion and exit status 134): that too is KVM not working.
+	if [ "$accel" = kvm ] && [ -z "$userspace" ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 137 ] &&
+	   [ ! -s "$CONSOLE" ]; then
+		return 2
+	fi
 	return 0
 }
 
 case " $(arch_fact "$ARCH" args) " in *"{dtb}"*) make_dtb "$guest/disk.img" ;; esac
 if ! boot_once "$accel"; then
-	info "boot: KVM did not run the kernel to userspace in ${KVM_GRACE}s$(grep -m1 -o ': KVM internal error.*' "$logs/qemu.log"); using TCG"
+	info "boot: KVM did not run the kernel to userspace (QEMU: $(grep -m1 -E 'error|Assertion' "$logs/qemu.log" || echo "nothing in ${KVM_GRACE}s")); using TCG"
 	remember_kvm tcg
 	accel=tcg
 	boot_once "$accel"
