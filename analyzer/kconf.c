@@ -54,9 +54,184 @@ static FILE *answer(const char *s)
 	return fp;
 }
 
+/*
+ * scripts/Kconfig.include wraps plain shell builtins in $(shell,...):
+ * $(success,test ...) is "{ test A = B; } >/dev/null 2>&1 && echo "y" ||
+ * echo "n"", and $(cc-name) and the like are "set -- GCC 140200 && echo
+ * $1".  A real shell for each cost every one of the 21 parser children
+ * some 16 fork()s and exec()s of /bin/sh.  Such commands are answered here
+ * when all their words are plain (no expansion, globbing, escapes or
+ * operators other than the ones named), exactly as sh would answer them;
+ * anything else goes to a real shell.
+ */
+#define SH_MAXW 8
+
+/* is @c a character sh takes literally in an unquoted word? */
+static int sh_plain(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("_-./,:+=@%^", c));
+}
+
+/*
+ * Split [@s, @end) into at most SH_MAXW words (in @buf, @len bytes), as
+ * sh would if every word is made of plain characters, "double-quoted"
+ * text without $, ` or \, and 'single-quoted' text.  Returns the number
+ * of words, or -1 for anything else.
+ */
+static int sh_words(const char *s, const char *end, char *buf, size_t len,
+		    char **w)
+{
+	size_t o = 0;
+	int n = 0;
+
+	while (s < end) {
+		if (*s == ' ' || *s == '\t') {
+			s++;
+			continue;
+		}
+		if (n == SH_MAXW)
+			return -1;
+		w[n++] = buf + o;
+		while (s < end && *s != ' ' && *s != '\t') {
+			char q = *s;
+
+			if (q == '"' || q == '\'') {
+				for (s++; s < end && *s != q; s++) {
+					if (q == '"' && strchr("$`\\", *s))
+						return -1;
+					if (o + 1 >= len)
+						return -1;
+					buf[o++] = *s;
+				}
+				if (s == end)
+					return -1;
+				s++;
+			} else if (sh_plain(q) && o + 1 < len) {
+				buf[o++] = *s++;
+			} else {
+				return -1;
+			}
+		}
+		buf[o++] = 0;
+	}
+	return n;
+}
+
+/* an operand of test that dash cannot take for an operator */
+static int sh_operand(const char *a)
+{
+	return a[0] != '-' && strcmp(a, "!") && strcmp(a, "(") &&
+	       strcmp(a, ")");
+}
+
+/* "test ARGS" of sh: 1 true, 0 false, -1 not one of the simple forms */
+static int sh_test(char **w, int n)
+{
+	struct stat st;
+
+	if (n == 2 && sh_operand(w[1]))
+		return w[1][0] != 0;
+	if (n == 3 && sh_operand(w[2])) {
+		if (!strcmp(w[1], "-z"))
+			return w[2][0] == 0;
+		if (!strcmp(w[1], "-n"))
+			return w[2][0] != 0;
+		if (!strcmp(w[1], "-e"))
+			return !stat(w[2], &st);
+	}
+	if (n == 4 && sh_operand(w[1]) && sh_operand(w[3])) {
+		if (!strcmp(w[2], "="))
+			return !strcmp(w[1], w[3]);
+		if (!strcmp(w[2], "!="))
+			return !!strcmp(w[1], w[3]);
+	}
+	return -1;
+}
+
+/*
+ * Is [@s, @end) printed as it is by echo "...", and short enough for
+ * sh_builtin()'s buffer?  No quote, $, ` or backslash, no leading -.
+ */
+static int sh_echo_plain(const char *s, const char *end)
+{
+	const char *p;
+
+	if (end - s > 256 || (s < end && *s == '-'))
+		return 0;
+	for (p = s; p < end; p++)
+		if (strchr("\"$`\\", *p))
+			return 0;
+	return 1;
+}
+
+/* the answer to @cmd if it is one of the forms above, else NULL */
+static FILE *sh_builtin(const char *cmd)
+{
+	static const char ifs[] = "; } >/dev/null 2>&1 && echo \"";
+	static const char els[] = "\" || echo \"";
+	static const char set[] = " && echo $";
+	char buf[1024], out[300], *w[SH_MAXW];
+	const char *t, *then, *q, *end = cmd + strlen(cmd);
+	int n, r;
+
+	/* $(if-success,test ARGS,THEN,ELSE) */
+	t = strstr(cmd, ifs);
+	if (!strncmp(cmd, "{ ", 2) && t) {
+		n = sh_words(cmd + 2, t, buf, sizeof(buf), w);
+		if (n < 1 || strcmp(w[0], "test"))
+			return NULL;
+		r = sh_test(w, n);
+		then = t + strlen(ifs);
+		q = strstr(then, els);
+		if (r < 0 || !q || end - q < (long)strlen(els) + 1 ||
+		    end[-1] != '"')
+			return NULL;
+		/*
+		 * "THEN" and "ELSE" with no quote in them: the whole command
+		 * is that form.  echo takes a leading - for an option and
+		 * interprets backslashes.
+		 */
+		q += strlen(els);
+		if (!sh_echo_plain(then, q - strlen(els)) ||
+		    !sh_echo_plain(q, end - 1))
+			return NULL;
+		if (r)
+			snprintf(out, sizeof(out), "%.*s\n",
+				 (int)(q - strlen(els) - then), then);
+		else
+			snprintf(out, sizeof(out), "%.*s\n", (int)(end - 1 - q), q);
+		return answer(out);
+	}
+	/* set -- WORDS && echo $N */
+	t = end - strlen(set) - 1;
+	if (!strncmp(cmd, "set -- ", 7) && t >= cmd + 6 &&
+	    !strncmp(t, set, strlen(set)) && end[-1] >= '1' && end[-1] <= '9') {
+		n = sh_words(cmd + 7, t, buf, sizeof(buf), w);
+		r = end[-1] - '1';
+		/* an unquoted $N is split at $IFS and globbed: plain words */
+		if (n < 0 || getenv("IFS"))
+			return NULL;
+		if (r >= n) {
+			out[0] = 0;
+		} else {
+			for (q = w[r]; *q; q++)
+				if (!sh_plain(*q))
+					return NULL;
+			if (!sh_echo_plain(w[r], q))
+				return NULL;
+			snprintf(out, sizeof(out), "%s", w[r]);
+		}
+		strcat(out, "\n");
+		return answer(out);
+	}
+	return NULL;
+}
+
 FILE *popen(const char *cmd, const char *type)
 {
 	const char *t, *q;
+	FILE *fp;
 	posix_spawn_file_actions_t fa;
 	char *argv[4];
 	int fds[2], i;
@@ -88,7 +263,10 @@ FILE *popen(const char *cmd, const char *type)
 		return answer("0");
 	if (strstr(cmd, FAKE_TC))
 		return answer("");
-	/* anything else (test, set --, echo): a real shell */
+	fp = sh_builtin(cmd);
+	if (fp)
+		return fp;
+	/* anything else: a real shell */
 	if (pipe(fds))
 		return NULL;
 	posix_spawn_file_actions_init(&fa);
@@ -304,14 +482,18 @@ static int always_y(struct kstate *k)
 	return 0;
 }
 
-static void fixpoint(void)
+/*
+ * Enable what can be enabled, over and over until nothing changes: the
+ * least fixed point of can_enable() above what is enabled already.
+ * can_enable() only grows with the cany of other symbols (poss_y() and
+ * poss_n() are monotone in it; cann is fixed for a run), so starting from
+ * a set that the fixed point contains reaches the same fixed point as
+ * starting from nothing.
+ */
+static void fixpoint_more(void)
 {
 	int changed = 1, i;
 
-	for (i = 0; i < nks; i++) {
-		ks[i].cany = 0;
-		ks[i].cann = (use_forced && ks[i].forced) || !always_y(&ks[i]);
-	}
 	while (changed) {
 		changed = 0;
 		for (i = 0; i < nks; i++) {
@@ -321,6 +503,17 @@ static void fixpoint(void)
 			}
 		}
 	}
+}
+
+static void fixpoint(void)
+{
+	int i;
+
+	for (i = 0; i < nks; i++) {
+		ks[i].cany = 0;
+		ks[i].cann = (use_forced && ks[i].forced) || !always_y(&ks[i]);
+	}
+	fixpoint_more();
 }
 
 static int in_list(char **v, int n, const char *name)
@@ -339,6 +532,7 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 	struct smap toolmap = { 0 };
 	struct menu *menu;
 	unsigned char *bits;
+	int any_forced = 0;
 	FILE *fp;
 	int i;
 
@@ -400,6 +594,7 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 			ks[nks].free = smap_get(&toolmap, s->name,
 						strlen(s->name)) >= 0;
 			ks[nks].forced = in_list(forced, nforced, s->name);
+			any_forced |= ks[nks].forced;
 		}
 		nks++;
 	}
@@ -410,12 +605,21 @@ static void child(struct tree *t, const char *arch, int out, char **tool,
 	fixpoint();
 	for (i = 0; i < nks; i++)
 		bits[i] |= ks[i].cany;
+	/*
+	 * The --remove-symbol symbols forced off: with none of them here,
+	 * nothing changes, and the fixed point is the one just computed.
+	 */
 	use_forced = 1;
-	fixpoint();
+	if (any_forced)
+		fixpoint();
 	for (i = 0; i < nks; i++)
 		bits[i] |= ks[i].cany << 1;
+	/*
+	 * COMPILE_TEST allowed: can_enable() only grows, so what was
+	 * enabled without it stays, and the fixed point goes on from there.
+	 */
 	allow_ct = 1;
-	fixpoint();
+	fixpoint_more();
 	for (i = 0; i < nks; i++)
 		bits[i] |= ks[i].cany << 2;
 
