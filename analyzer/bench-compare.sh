@@ -5,7 +5,7 @@
 # on the same trees, with the median wall and CPU time (user+sys, the
 # Kconfig parser's children included) of every command:
 #   dead --remove-arch sh without and with the Kconfig cache, check, and
-#   check --baseline; the second binary also with --no-leftovers.
+#   check --baseline; both binaries also with --no-leftovers.
 #
 # usage: bench-compare.sh PRISTINE PATCHED BEFORE AFTER
 
@@ -27,6 +27,7 @@ t() {	# t NAME WHO CMD...: one timed run, one line of $tmp/runs
 echo "load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 for i in 1 2 3; do
 	CHOPBLOCK_CACHE=off t dead-cold before "$before" dead --tree "$pristine" --remove-arch sh
+	CHOPBLOCK_CACHE=off t dead-cold before-noleft "$before" dead --tree "$pristine" --remove-arch sh --no-leftovers
 	CHOPBLOCK_CACHE=off t dead-cold after "$after" dead --tree "$pristine" --remove-arch sh
 	CHOPBLOCK_CACHE=off t dead-cold after-noleft "$after" dead --tree "$pristine" --remove-arch sh --no-leftovers
 done
@@ -34,11 +35,13 @@ done
 "$after" dead --tree "$pristine" --remove-arch sh >/dev/null 2>&1
 for i in 1 2 3; do
 	t dead-cached before "$before" dead --tree "$pristine" --remove-arch sh
+	t dead-cached before-noleft "$before" dead --tree "$pristine" --remove-arch sh --no-leftovers
 	t dead-cached after "$after" dead --tree "$pristine" --remove-arch sh
 	t dead-cached after-noleft "$after" dead --tree "$pristine" --remove-arch sh --no-leftovers
 	t check before "$before" check --tree "$pristine"
 	t check after "$after" check --tree "$pristine"
 	t check-baseline before "$before" check --tree "$patched" --baseline "$pristine"
+	t check-baseline before-noleft "$before" check --tree "$patched" --baseline "$pristine" --no-leftovers
 	t check-baseline after "$after" check --tree "$patched" --baseline "$pristine"
 	t check-baseline after-noleft "$after" check --tree "$patched" --baseline "$pristine" --no-leftovers
 done

@@ -231,6 +231,7 @@ struct idtab {
 	uint64_t *hs;
 	int *ids;
 	size_t cap;
+	uint64_t *bloom;	/* see idtab_lookup() */
 };
 uint64_t ident_hash(const char *s, size_t n);
 int idtab_find(const struct idtab *t, uint64_t h, const char *s, size_t n);

@@ -13,23 +13,58 @@
 #include "chopblock.h"
 
 /*
+ * The bytes [s, s + n) of an identifier shorter than eight bytes, as
+ * memcpy() into a zeroed word gives them, without a call of memcpy() for
+ * a variable length (the tokenizer hashes some 58 million identifiers in
+ * a kernel tree, most of them short): two overlapping loads, or three
+ * single bytes, whose overlapping bytes are equal and so OR to themselves.
+ */
+static inline uint64_t short_word(const char *s, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t lo, hi;
+
+	if (n >= 4) {
+		memcpy(&lo, s, 4);
+		memcpy(&hi, s + n - 4, 4);
+		return lo | (uint64_t)hi << (8 * (n - 4));
+	}
+	if (!n)
+		return 0;
+	return (uint64_t)(unsigned char)s[0] |
+	       (uint64_t)(unsigned char)s[n / 2] << (8 * (n / 2)) |
+	       (uint64_t)(unsigned char)s[n - 1] << (8 * (n - 1));
+#else
+	uint64_t a = 0;
+
+	memcpy(&a, s, n);
+	return a;
+#endif
+}
+
+/*
  * A hash of an identifier from its length and its first and last eight
  * bytes: no loop over the characters, which the scan already walks.
  */
-uint64_t ident_hash(const char *s, size_t n)
+static inline uint64_t hash_ident(const char *s, size_t n)
 {
-	uint64_t a = 0, b = 0, h;
+	uint64_t a, b = 0, h;
 
 	if (n >= 8) {
 		memcpy(&a, s, 8);
 		memcpy(&b, s + n - 8, 8);
 	} else {
-		memcpy(&a, s, n);
+		a = short_word(s, n);
 	}
 	h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL) ^ n;
 	h ^= h >> 31;
 	h *= 0xff51afd7ed558ccdULL;
 	return h ^ (h >> 29);
+}
+
+uint64_t ident_hash(const char *s, size_t n)
+{
+	return hash_ident(s, n);
 }
 
 static void idtab_grow(struct idtab *t)
@@ -57,32 +92,69 @@ static void idtab_grow(struct idtab *t)
 	t->cap = cap;
 }
 
-int idtab_find(const struct idtab *t, uint64_t h, const char *s, size_t n)
+/* [s, s + n) equals name (of length n): no call of memcmp() for short ones */
+static inline int same_ident(const char *name, const char *s, size_t n)
 {
+	uint64_t x, y;
+
+	if (n > 16)
+		return !memcmp(name, s, n);
+	if (n >= 8) {
+		memcpy(&x, name, 8);
+		memcpy(&y, s, 8);
+		if (x != y)
+			return 0;
+		memcpy(&x, name + n - 8, 8);
+		memcpy(&y, s + n - 8, 8);
+		return x == y;
+	}
+	return short_word(name, n) == short_word(s, n);
+}
+
+/*
+ * One bit per hash (its top BLOOM_BITS bits) of every name in the table,
+ * 32 KB: most identifiers a filtered scan meets are not in the filter,
+ * and this answers for them from the first-level cache instead of a probe
+ * of the table (hs[] and ids[] are 768 KB for 30,000 names).
+ */
+#define BLOOM_BITS 18
+
+static inline __attribute__((always_inline)) int
+idtab_lookup(const struct idtab *t, uint64_t h, const char *s, size_t n)
+{
+	uint64_t bit = h >> (64 - BLOOM_BITS);
 	size_t j;
 
-	if (!t->cap)
+	if (!t->cap || !(t->bloom[bit / 64] & (1ULL << (bit % 64))))
 		return -1;
 	for (j = h & (t->cap - 1); t->ids[j] >= 0; j = (j + 1) & (t->cap - 1)) {
 		int id = t->ids[j];
 
 		if (t->hs[j] == h && t->lens[id] == n &&
-		    !memcmp(t->names.v[id], s, n))
+		    same_ident(t->names.v[id], s, n))
 			return id;
 	}
 	return -1;
 }
 
+int idtab_find(const struct idtab *t, uint64_t h, const char *s, size_t n)
+{
+	return idtab_lookup(t, h, s, n);
+}
+
 int idtab_add(struct idtab *t, const char *s, size_t n)
 {
-	uint64_t h = ident_hash(s, n);
-	int id = idtab_find(t, h, s, n);
+	uint64_t h = hash_ident(s, n), bit = h >> (64 - BLOOM_BITS);
+	int id = idtab_lookup(t, h, s, n);
 	size_t j;
 
 	if (id >= 0)
 		return id;
 	if (2 * (t->names.n + 1) > (int)t->cap)
 		idtab_grow(t);
+	if (!t->bloom)
+		t->bloom = xcalloc((1u << BLOOM_BITS) / 64, sizeof(uint64_t));
+	t->bloom[bit / 64] |= 1ULL << (bit % 64);
 	id = t->names.n;
 	vpush(t->names, xstrndup(s, n));
 	if (id >= t->lcap) {
@@ -144,6 +216,40 @@ static const unsigned char cls[256] = {
 	['\n'] = C_NL,
 };
 
+/*
+ * The end of the identifier characters from p (and of dots too, for a
+ * number): eight bytes at a time, each byte's class found without a
+ * branch (a byte below 0x80 plus at most 0x80 stays within its byte),
+ * then the first byte that is none.  Most identifiers are longer than a
+ * few bytes, and the byte loop missed its exit once each.
+ */
+static inline const char *ident_end(const char *p, const char *e, int dots)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
+
+	while (e - p >= 8) {
+		uint64_t w, x, l, digit, letter, other, stop;
+
+		memcpy(&w, p, 8);
+		x = w & ~high;
+		l = x | ones * 0x20;
+		digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x80 - '9' - 1));
+		letter = (l + ones * (0x80 - 'a')) & ~(l + ones * (0x80 - 'z' - 1));
+		other = ~((x ^ ones * '_') + ones * 0x7f);
+		if (dots)
+			other |= ~((x ^ ones * '.') + ones * 0x7f);
+		stop = ~((digit | letter | other) & ~w) & high;
+		if (stop)
+			return p + __builtin_ctzll(stop) / 8;
+		p += 8;
+	}
+#endif
+	while (p < e && (IDCHAR(*p) || (dots && *p == '.')))
+		p++;
+	return p;
+}
+
 void ctok_scan(struct ctok *t, const char *b, const char *e)
 {
 	const char *p = b;
@@ -167,7 +273,17 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 		int k = cls[(unsigned char)c];
 
 		if (k == C_SPACE) {
+			/*
+			 * Runs of blanks, eight at a time: register headers
+			 * align their values with some fifty spaces a line,
+			 * and code is indented with runs of tabs.
+			 */
+			uint64_t w, run = c == ' ' ? 0x2020202020202020ULL :
+					  0x0909090909090909ULL;
+
 			p++;
+			while (e - p >= 8 && (memcpy(&w, p, 8), w == run))
+				p += 8;
 			continue;
 		}
 		if (k == C_ID) {
@@ -175,8 +291,7 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 			size_t n;
 			int id = -1;
 
-			while (p < e && IDCHAR(*p))
-				p++;
+			p = ident_end(p + 1, e, 0);
 			n = p - s;
 			t->p = s;
 			t->len = n;
@@ -184,7 +299,7 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 			if (t->directive != PP_NONE)
 				pp_idents++;
 			if (t->filter)
-				id = idtab_find(t->filter, ident_hash(s, n), s, n);
+				id = idtab_lookup(t->filter, hash_ident(s, n), s, n);
 			if (id >= 0 || !t->filter)
 				t->cb(t, id);
 			if (t->directive == PP_NONE) {
@@ -204,8 +319,7 @@ void ctok_scan(struct ctok *t, const char *b, const char *e)
 			continue;
 		}
 		if (k == C_DIGIT) {
-			while (p < e && (IDCHAR(*p) || *p == '.'))
-				p++;
+			p = ident_end(p + 1, e, 1);
 			t->prev = TOK_NUM;
 			t->stmt = 0;
 			bol = 0;

@@ -3,6 +3,7 @@
  * chopblock dead: what becomes dead when architectures or symbols go.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -1059,9 +1060,27 @@ static int left_ikind(int lk)
 	}
 }
 
-static void leftover_items(struct dctx *c)
+/*
+ * The code pass of the leftovers needs only which files die: it runs on
+ * its own thread from there (leftover_begin()), beside the item phases,
+ * which leave the tree alone and keep one core busy; leftover_items()
+ * waits for it, then does the documentation, which needs the items.
+ */
+struct lrun {
+	struct lctx *l;
+	pthread_t th;
+};
+
+static void *leftover_code_thread(void *arg)
+{
+	leftover_code(arg);
+	return NULL;
+}
+
+static struct lrun *leftover_begin(struct dctx *c)
 {
 	struct tree *t = &c->t;
+	struct lrun *r = xcalloc(1, sizeof(*r));
 	struct lctx *l = xcalloc(1, sizeof(*l));
 	unsigned char *gone = xcalloc(t->nfiles + 1, 1);
 	unsigned char *left = xcalloc(t->nfiles + 1, 1);
@@ -1070,16 +1089,7 @@ static void leftover_items(struct dctx *c)
 	for (i = 0; i < t->nfiles; i++) {
 		gone[i] = c->fst[i] == ST_DEAD;
 		left[i] = !gone[i];
-		if (gone[i])
-			smap_put(&l->rm_paths, t->files[i].path, t->files[i].plen, 1);
 	}
-	for (i = 0; i < c->items.n; i++)
-		if (c->items.v[i].kind == IK_DIR || c->items.v[i].kind == IK_ARCH)
-			smap_put(&l->rm_paths, c->items.v[i].path,
-				 strlen(c->items.v[i].path), 1);
-	for (i = 0; i < c->kr.syms.n; i++)
-		if (sym_dead(c, c->kr.syms.v[i].name))
-			vpush(l->doc_syms, c->kr.syms.v[i].name);
 	for (i = 0; i < c->rm_arch.n; i++) {
 		char kc[300];
 		int f;
@@ -1095,7 +1105,30 @@ static void leftover_items(struct dctx *c)
 	l->gone = gone;
 	l->left_t = t;
 	l->left = left;
-	leftover_code(l);
+	r->l = l;
+	if (pthread_create(&r->th, NULL, leftover_code_thread, l))
+		die("cannot create thread");
+	return r;
+}
+
+static void leftover_items(struct dctx *c, struct lrun *r)
+{
+	struct tree *t = &c->t;
+	struct lctx *l = r->l;
+	int i;
+
+	pthread_join(r->th, NULL);
+	free(r);
+	for (i = 0; i < t->nfiles; i++)
+		if (l->gone[i])
+			smap_put(&l->rm_paths, t->files[i].path, t->files[i].plen, 1);
+	for (i = 0; i < c->items.n; i++)
+		if (c->items.v[i].kind == IK_DIR || c->items.v[i].kind == IK_ARCH)
+			smap_put(&l->rm_paths, c->items.v[i].path,
+				 strlen(c->items.v[i].path), 1);
+	for (i = 0; i < c->kr.syms.n; i++)
+		if (sym_dead(c, c->kr.syms.v[i].name))
+			vpush(l->doc_syms, c->kr.syms.v[i].name);
 	leftover_docs(l);
 	leftover_sort(l);
 	for (i = 0; i < l->out.n; i++) {
@@ -1339,6 +1372,7 @@ int cmd_dead(int argc, char **argv)
 	struct strvec tool = { 0 };
 	const char *root = NULL, *base = NULL, *target = NULL;
 	int json = 0, noleft = 0, i, a, kfd;
+	struct lrun *lrun = NULL;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--tree") && i + 1 < argc)
@@ -1415,6 +1449,8 @@ int cmd_dead(int argc, char **argv)
 	phase("mk");
 	analyze_files(c);
 	phase("files");
+	if (!noleft)
+		lrun = leftover_begin(c);
 	symbol_items(c);
 	file_items(c);
 	phase("file items");
@@ -1424,8 +1460,8 @@ int cmd_dead(int argc, char **argv)
 	phase("weak");
 	maint_items(c);
 	phase("maint");
-	if (!noleft)
-		leftover_items(c);
+	if (lrun)
+		leftover_items(c, lrun);
 	if (target)
 		keep_remnants(c, target);
 	output(c, json);

@@ -9,6 +9,8 @@
  * Documentation/ABI that describe the sysfs, debugfs or procfs interface
  * of a removed driver.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,9 +19,15 @@
 
 struct dscan {
 	struct lctx *c;
-	struct smap syms;	/* removed Kconfig symbols */
-	struct smap archdocs;	/* Documentation dirs of removed arches */
+	const struct smap *syms;	/* removed Kconfig symbols */
 	int file;
+	struct lvec *out;		/* the findings of the chunk at hand */
+};
+
+/* the findings of one chunk of files, in file order */
+struct lvec {
+	struct leftover *v;
+	int n, cap;
 };
 
 static int path_char(int ch)
@@ -46,14 +54,17 @@ static int removed_path(struct lctx *c, const char *s, const char *e)
 	return 0;
 }
 
-/* word w, exactly (case included), as a word of [s, e) */
+/*
+ * word w, exactly (case included), as a word of [s, e); the candidates
+ * come from memmem(), as every line of the documentation is asked
+ */
 static int has_word(const char *s, const char *e, const char *w)
 {
 	size_t n = strlen(w);
 	const char *p;
 
-	for (p = s; p + n <= e; p++)
-		if (!memcmp(p, w, n) && (p == s || !is_ident(p[-1])) &&
+	for (p = s; p + n <= e && (p = memmem(p, e - p, w, n)); p++)
+		if ((p == s || !is_ident(p[-1])) &&
 		    (p + n == e || !is_ident(p[n])))
 			return 1;
 	return 0;
@@ -65,8 +76,8 @@ static int feature_row(const char *s, const char *e, const char *arch)
 	size_t n = strlen(arch);
 	const char *p;
 
-	for (p = s; p + n < e; p++)
-		if (!memcmp(p, arch, n) && p[n] == ':' && p > s && p[-1] == ' ' &&
+	for (p = s; p + n < e && (p = memmem(p, e - p, arch, n)); p++)
+		if (p + n < e && p[n] == ':' && p > s && p[-1] == ' ' &&
 		    memchr(s, '|', p - s))
 			return 1;
 	return 0;
@@ -133,7 +144,7 @@ static void doc_line(struct dscan *d, const char *s, const char *e, int line)
 
 			while (r < q && is_ident(*r))
 				r++;
-			if (smap_get(&d->syms, p + 7, r - p - 7) >= 0) {
+			if (smap_get(d->syms, p + 7, r - p - 7) >= 0) {
 				snprintf(what, sizeof(what),
 					 "describes %.*s, which is removed",
 					 (int)(r - p), p);
@@ -181,7 +192,7 @@ found:
 		struct leftover l = { LK_DOC, c->left_t->files[d->file].path, line,
 				      xstrdup(name), xstrdup(what), 0 };
 
-		vpush(c->out, l);
+		vpush(*d->out, l);
 	}
 }
 
@@ -237,7 +248,7 @@ static void scan_doc(struct dscan *d, const char *b, const char *e, int kconfig)
 					n++;
 				for (q = n; q < le && is_ident(*q); q++)
 					;
-				gone = smap_get(&d->syms, n, q - n) >= 0;
+				gone = smap_get(d->syms, n, q - n) >= 0;
 			}
 			if (!help && le - p >= 4 && !memcmp(p, "help", 4) &&
 			    (le - p == 4 || p[4] == ' ' || p[4] == '\t')) {
@@ -334,32 +345,88 @@ static void abi_docs(struct lctx *c, unsigned char *skip)
 	smap_free(&mods);
 }
 
+/*
+ * The files to scan are cut into chunks of DOC_CHUNK, taken in turn by
+ * the threads; each chunk keeps its own findings, and they are joined
+ * in chunk order, so that the result is the one a single thread gives.
+ */
+#define DOC_CHUNK 32
+
+struct djob {
+	struct lctx *c;
+	const struct smap *syms;
+	const int *todo;	/* indices of the files to scan */
+	int ntodo;
+	struct lvec *outs;	/* per chunk */
+	int next;
+	pthread_mutex_t lock;
+};
+
+static void *doc_worker(void *arg)
+{
+	struct djob *j = arg;
+	const struct tree *t = j->c->left_t;
+	struct dscan d = { .c = j->c, .syms = j->syms };
+	char *buf = NULL;
+	size_t cap = 0;
+
+	for (;;) {
+		int k, end;
+
+		pthread_mutex_lock(&j->lock);
+		k = j->next;
+		j->next += DOC_CHUNK;
+		pthread_mutex_unlock(&j->lock);
+		if (k >= j->ntodo)
+			break;
+		d.out = &j->outs[k / DOC_CHUNK];
+		end = k + DOC_CHUNK < j->ntodo ? k + DOC_CHUNK : j->ntodo;
+		for (; k < end; k++) {
+			const struct file *f = &t->files[j->todo[k]];
+			size_t n;
+			char *b = read_buf(t->root, f->path, &buf, &cap, &n);
+
+			if (!b)
+				continue;
+			d.file = j->todo[k];
+			scan_doc(&d, b, b + n, f->kind == FK_KCONFIG);
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
 void leftover_docs(struct lctx *c)
 {
 	const struct tree *t = c->left_t;
-	struct dscan d = { .c = c };
+	struct smap syms = { 0 }, archdocs = { 0 };
+	struct djob j = { .c = c, .syms = &syms };
 	unsigned char *abi = xcalloc(t->nfiles + 1, 1);
-	char *buf = NULL;
-	size_t cap = 0;
-	int i;
+	int *todo = xmalloc((t->nfiles + 1) * sizeof(*todo));
+	pthread_t th[17];
+	int i, k, nth = ncpus() + 1, nchunks;
 
 	abi_docs(c, abi);
 
 	for (i = 0; i < c->doc_syms.n; i++)
-		smap_put(&d.syms, c->doc_syms.v[i], strlen(c->doc_syms.v[i]), 1);
+		smap_put(&syms, c->doc_syms.v[i], strlen(c->doc_syms.v[i]), 1);
 	for (i = 0; i < c->rm_arches.n; i++) {
 		char dir[300];
 
 		snprintf(dir, sizeof(dir), "Documentation/arch/%s/", c->rm_arches.v[i]);
-		smap_put(&d.archdocs, dir, strlen(dir), 1);
+		smap_put(&archdocs, dir, strlen(dir), 1);
 		snprintf(dir, sizeof(dir), "Documentation/%s/", c->rm_arches.v[i]);
-		smap_put(&d.archdocs, dir, strlen(dir), 1);
+		smap_put(&archdocs, dir, strlen(dir), 1);
 	}
+	/*
+	 * Which files to read, in order; a removed architecture's own
+	 * documentation directory is reported here, once, without reading.
+	 * The findings of the files read come after, as they always did.
+	 */
+	j.ntodo = 0;
 	for (i = 0; i < t->nfiles; i++) {
 		const struct file *f = &t->files[i];
 		int kconfig = f->kind == FK_KCONFIG;
-		size_t n;
-		char *b;
 
 		if (!c->left[i] || abi[i])
 			continue;
@@ -367,14 +434,13 @@ void leftover_docs(struct lctx *c)
 				 !doc_text(f->path)))
 			continue;
 		if (!kconfig) {
-			/* a removed architecture's own documentation: once */
 			const char *s = strchr(f->path + 14, '/');
 			int found = -1;
 
 			if (s && !strncmp(f->path + 14, "arch/", 5))
 				s = strchr(s + 1, '/');
 			if (s)
-				found = smap_get(&d.archdocs, f->path, s - f->path + 1);
+				found = smap_get(&archdocs, f->path, s - f->path + 1);
 			if (found >= 0) {
 				if (found == 1) {
 					struct leftover l = { LK_DOC, f->path, 1,
@@ -383,20 +449,34 @@ void leftover_docs(struct lctx *c)
 						0 };
 
 					vpush(c->out, l);
-					smap_set(&d.archdocs, f->path, s - f->path + 1, 2);
+					smap_set(&archdocs, f->path, s - f->path + 1, 2);
 				}
 				continue;
 			}
 		}
-		b = read_buf(t->root, f->path, &buf, &cap, &n);
-		if (!b)
-			continue;
-		d.file = i;
-		scan_doc(&d, b, b + n, kconfig);
+		todo[j.ntodo++] = i;
 	}
-	free(buf);
-	smap_free(&d.syms);
-	smap_free(&d.archdocs);
+	j.todo = todo;
+	nchunks = (j.ntodo + DOC_CHUNK - 1) / DOC_CHUNK;
+	j.outs = xcalloc(nchunks + 1, sizeof(*j.outs));
+	if (nth > 16)
+		nth = 16;
+	pthread_mutex_init(&j.lock, NULL);
+	for (i = 0; i < nth; i++)
+		if (pthread_create(&th[i], NULL, doc_worker, &j))
+			die("cannot create thread");
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&j.lock);
+	for (k = 0; k < nchunks; k++) {
+		for (i = 0; i < j.outs[k].n; i++)
+			vpush(c->out, j.outs[k].v[i]);
+		free(j.outs[k].v);
+	}
+	free(j.outs);
+	free(todo);
+	smap_free(&syms);
+	smap_free(&archdocs);
 	free(abi);
 	phase("leftovers: documentation");
 }

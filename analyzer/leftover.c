@@ -34,23 +34,43 @@ static const char *next_char(const char *p, const char *e)
 	return p;
 }
 
-static int prev_is(const struct ctok *t, const char *w)
+/* memcmp() of a constant length once inlined: no call per identifier */
+static inline int prev_is(const struct ctok *t, const char *w)
 {
-	return t->prev == TOK_IDENT && strlen(w) == t->prevlen &&
-	       !memcmp(t->prevp, w, t->prevlen);
+	size_t n = strlen(w);
+
+	return t->prev == TOK_IDENT && t->prevlen == n && !memcmp(t->prevp, w, n);
 }
 
 static int is_keyword(const char *p, size_t n)
 {
-	static const char *const kw[] = { "return", "sizeof", "if", "while",
-		"for", "switch", "case", "else", "do", "goto", "typeof",
-		"__typeof__", "defined", NULL };
-	int i;
-
-	for (i = 0; kw[i]; i++)
-		if (strlen(kw[i]) == n && !memcmp(kw[i], p, n))
-			return 1;
+#define KW(w) (n == sizeof(w) - 1 && !memcmp(p, w, sizeof(w) - 1))
+	switch (p[0]) {
+	case 'r':
+		return KW("return");
+	case 's':
+		return KW("sizeof") || KW("switch");
+	case 'i':
+		return KW("if");
+	case 'w':
+		return KW("while");
+	case 'f':
+		return KW("for");
+	case 'c':
+		return KW("case");
+	case 'e':
+		return KW("else");
+	case 'd':
+		return KW("do") || KW("defined");
+	case 'g':
+		return KW("goto");
+	case 't':
+		return KW("typeof");
+	case '_':
+		return KW("__typeof__");
+	}
 	return 0;
+#undef KW
 }
 
 struct occinfo {
@@ -321,20 +341,37 @@ static void left_cb(struct ctok *t, int id)
 static const char *find_word(const char *s, const char *e, const char *w)
 {
 	size_t n = strlen(w), k;
-	const char *p;
+	const char *p, *lp, *up_p;
 	char lo = w[0] | 0x20, up = w[0] & ~0x20;
 	int caps = n <= 3;
 
-	for (p = s; p + n <= e; p++) {
-		if ((*p != up && (caps || *p != lo)) || strncasecmp(p, w, n))
+	if ((size_t)(e - s) < n)
+		return NULL;
+	/*
+	 * Candidates in order, found with memchr(): the first letter in
+	 * capitals, and (for a long name) in lower case too.  Comments are
+	 * a quarter of the code and most hold neither.
+	 */
+	e -= n - 1;		/* the last place a match can start, plus one */
+	up_p = memchr(s, up, e - s);
+	lp = caps || lo == up ? NULL : memchr(s, lo, e - s);
+	while (up_p || lp) {
+		if (up_p && (!lp || up_p < lp)) {
+			p = up_p;
+			up_p = p + 1 < e ? memchr(p + 1, up, e - p - 1) : NULL;
+		} else {
+			p = lp;
+			lp = p + 1 < e ? memchr(p + 1, lo, e - p - 1) : NULL;
+		}
+		if (strncasecmp(p, w, n))
 			continue;
 		for (k = 0; caps && k < n && !(p[k] >= 'a' && p[k] <= 'z'); k++)
 			;
 		if (caps && k < n)
 			continue;
 		if ((p == s || (!is_ident(p[-1]) && !strchr("/.$-", p[-1]))) &&
-		    (p + n == e || (!is_ident(p[n]) && p[n] != '/' &&
-				    p[n] != '-')))
+		    (p + n == e + n - 1 ||
+		     (!is_ident(p[n]) && p[n] != '/' && p[n] != '-')))
 			return p;
 	}
 	return NULL;
@@ -416,7 +453,8 @@ static void comment_cb(struct ctok *t, const char *s, const char *e, int line)
 struct ljob {
 	struct lctx *c;
 	int next;
-	int stage;		/* 0: headers, 1: the rest */
+	int stage;		/* 0: headers (and edited files), 1: the rest */
+	const unsigned char *first;	/* per file of left_t: read in stage 0 */
 	pthread_mutex_t lock;
 	struct lacc acc[17];
 	int nacc;
@@ -472,7 +510,7 @@ static void *left_worker(void *arg)
 			char *b;
 
 			if (!c->left[i] || !code_kind(f->kind) ||
-			    (f->kind == FK_H) != !j->stage)
+			    j->first[i] != !j->stage)
 				continue;
 			b = read_buf(c->left_t->root, f->path, &buf, &cap, &n);
 			if (!b)
@@ -495,15 +533,16 @@ static void *left_worker(void *arg)
  * bool parameters whose callers have not all been seen yet, a name
  * defined in the removed code and not seen at all (is it really gone?),
  * and the removed symbols.  Files edited by a series (check --baseline)
- * can hold declarations themselves: there, every name stays.
+ * can hold declarations themselves: they are read with the headers, with
+ * every name; the declarations of the other .c and .S files are never
+ * ones the removed code could see (visible()), so these only need the
+ * names left open, as in "dead".
  */
 static void narrow(struct lctx *c, struct ljob *j)
 {
 	int n = c->names.names.n, i, k;
 	unsigned char *keep;
 
-	if (c->gone_t != c->left_t)
-		return;
 	keep = xcalloc(n + 1, 1);
 	for (k = 0; k < j->nacc; k++) {
 		const struct lacc *a = &j->acc[k];
@@ -596,6 +635,7 @@ void leftover_code(struct lctx *c)
 	int *ncalls, *bfile, *bline, *bdef;
 	struct rmscan rs = { .c = c };
 	struct ctok t = { 0 };
+	unsigned char *first;
 	char *buf = NULL;
 	size_t cap = 0;
 
@@ -652,9 +692,22 @@ void leftover_code(struct lctx *c)
 		return;
 
 	/*
-	 * pass 2: the code that stays, headers first; then the other files
-	 * with only the names that the headers left open as a filter
+	 * pass 2: the code that stays, headers first (and the files a series
+	 * edited, which can hold declarations the removed code saw); then
+	 * the other files with only the names left open as a filter
 	 */
+	first = xcalloc(c->left_t->nfiles + 1, 1);
+	for (i = 0; i < c->left_t->nfiles; i++) {
+		const struct file *f = &c->left_t->files[i];
+
+		first[i] = f->kind == FK_H;
+		if (!first[i] && c->gone_t != c->left_t && code_kind(f->kind)) {
+			int o = tree_find(c->gone_t, f->path);
+
+			first[i] = o >= 0 && c->gone[o];
+		}
+	}
+	j.first = first;
 	pthread_mutex_init(&j.lock, NULL);
 	if (nth > 16)
 		nth = 16;
@@ -675,6 +728,7 @@ void leftover_code(struct lctx *c)
 		}
 	}
 	pthread_mutex_destroy(&j.lock);
+	free(first);
 	n = c->names.names.n;
 	use = j.acc[0].use;
 	any = j.acc[0].any;

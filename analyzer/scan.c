@@ -863,15 +863,35 @@ static void scan_defconfig(struct fres *r, const char *b, const char *e)
 	free(hits.v);
 }
 
-/* A quick hash of a file's contents, to tell changed files apart. */
+/*
+ * A quick hash of a file's contents, to tell changed files apart (within
+ * one run: it is never stored).  Four independent lanes over 32-byte
+ * blocks, so that the multiplies do not wait for each other: "check
+ * --baseline" hashes both trees, 2.8 GB, and one lane took 0.25 s/GB.
+ */
+#define HMIX(h, x) do {							\
+		(h) = ((h) ^ (x)) * 0xff51afd7ed558ccdULL;		\
+		(h) ^= (h) >> 29;					\
+	} while (0)
+
 static uint64_t content_hash(const char *p, size_t n)
 {
 	uint64_t h = n * 0x9e3779b97f4a7c15ULL, x;
+	uint64_t l[4] = { h, h ^ 1, h ^ 2, h ^ 3 };
+	int k;
 
+	for (; n >= 32; p += 32, n -= 32) {
+		for (k = 0; k < 4; k++) {
+			memcpy(&x, p + 8 * k, 8);
+			HMIX(l[k], x);
+		}
+	}
+	h = l[0];
+	for (k = 1; k < 4; k++)
+		HMIX(h, l[k]);
 	for (; n >= 8; p += 8, n -= 8) {
 		memcpy(&x, p, 8);
-		h = (h ^ x) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
+		HMIX(h, x);
 	}
 	x = 0;
 	memcpy(&x, p, n);
