@@ -63,6 +63,16 @@ is_there() {
 		fail "$1: the data is not on the disc"
 }
 
+# writer_got_eio WHAT: the failed dd of WHAT ended with EIO (strerror's
+# "Input/output error" in its message), not with another error.
+writer_got_eio() {
+	if grep -q 'Input/output error' /tmp/dd.err; then
+		ok "$1: the writer got EIO ($(grep -m1 'Input/output error' /tmp/dd.err))"
+	else
+		fail "$1 failed, but not with EIO: $(tr '\n' ' ' </tmp/dd.err)"
+	fi
+}
+
 # A medium error on a whole packet.
 pattern A $PB
 f0=$(mre_stat writes_failed)
@@ -70,7 +80,7 @@ echo "write_error 1" >$FAULTS
 if dd if=/tmp/pat.A of=$PKT bs=$PB seek=4 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
 	fail "a whole-packet write with a medium error succeeded"
 else
-	ok "a whole-packet write with a medium error: $(tail -n 1 /tmp/dd.err)"
+	writer_got_eio "a whole-packet write with a medium error"
 fi
 [ $(($(mre_stat writes_failed) - f0)) -eq 1 ] || fail "the drive failed $(($(mre_stat writes_failed) - f0)) writes, not 1"
 not_there "medium error, whole packet" A $((4 * PB)) $PB
@@ -81,7 +91,7 @@ echo "write_error 1" >$FAULTS
 if dd if=/tmp/pat.B of=$PKT bs=2048 seek=$((5 * P + 3)) count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
 	fail "a one-frame write with a medium error succeeded"
 else
-	ok "a one-frame write with a medium error: $(tail -n 1 /tmp/dd.err)"
+	writer_got_eio "a one-frame write with a medium error"
 fi
 not_there "medium error, one frame" B $(((5 * P + 3) * 2048)) 2048
 
@@ -102,7 +112,7 @@ t0=$(date +%s)
 if dd if=/tmp/pat.D of=$PKT bs=$PB seek=7 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
 	fail "a write slower than the timeout succeeded after $(($(date +%s) - t0)) s"
 else
-	ok "a write slower than the timeout: $(tail -n 1 /tmp/dd.err) after $(($(date +%s) - t0)) s"
+	writer_got_eio "a write slower than the timeout (after $(($(date +%s) - t0)) s)"
 fi
 not_there "slower than the timeout (aborted before the drive ran it)" D $((7 * PB)) $PB
 pattern E $PB
