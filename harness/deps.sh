@@ -18,7 +18,7 @@ else
 	PACKAGES="$SOURCE_PKG linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
 		ccache cpio xz-utils git python3 perl kmod rsync jfsutils udftools
 		liburing-dev b4 git-email libmailtools-perl quilt
-		unifdef openssl distcc"
+		unifdef openssl distcc procps"
 	for a in $(arch_list); do
 		PACKAGES+=" $(arch_fact "$a" packages | tr ',' ' ')"
 	done
