@@ -19,6 +19,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 int ncpus(void);
+/* WORKERS threads, each running fn(arg); returns when all have ended. */
+#define WORKERS (ncpus() + 1)	/* one more: reads block now and then */
+void run_workers(void *(*fn)(void *), void *arg);
 char *read_buf(const char *root, const char *path, char **buf, size_t *cap,
 		size_t *n);
 void phase(const char *name);

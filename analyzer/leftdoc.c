@@ -403,8 +403,7 @@ void leftover_docs(struct lctx *c)
 	struct djob j = { .c = c, .syms = &syms };
 	unsigned char *abi = xcalloc(t->nfiles + 1, 1);
 	int *todo = xmalloc((t->nfiles + 1) * sizeof(*todo));
-	pthread_t th[17];
-	int i, k, nth = ncpus() + 1, nchunks;
+	int i, k, nchunks;
 
 	abi_docs(c, abi);
 
@@ -459,14 +458,8 @@ void leftover_docs(struct lctx *c)
 	j.todo = todo;
 	nchunks = (j.ntodo + DOC_CHUNK - 1) / DOC_CHUNK;
 	j.outs = xcalloc(nchunks + 1, sizeof(*j.outs));
-	if (nth > 16)
-		nth = 16;
 	pthread_mutex_init(&j.lock, NULL);
-	for (i = 0; i < nth; i++)
-		if (pthread_create(&th[i], NULL, doc_worker, &j))
-			die("cannot create thread");
-	for (i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
+	run_workers(doc_worker, &j);
 	pthread_mutex_destroy(&j.lock);
 	for (k = 0; k < nchunks; k++) {
 		for (i = 0; i < j.outs[k].n; i++)

@@ -456,7 +456,7 @@ struct ljob {
 	int stage;		/* 0: headers (and edited files), 1: the rest */
 	const unsigned char *first;	/* per file of left_t: read in stage 0 */
 	pthread_mutex_t lock;
-	struct lacc acc[17];
+	struct lacc acc[17];	/* one a worker: WORKERS is at most 17 */
 	int nacc;
 };
 
@@ -629,8 +629,7 @@ static const char *const decl_what[] = {
 void leftover_code(struct lctx *c)
 {
 	struct ljob j = { .c = c };
-	pthread_t th[17];
-	int nth = ncpus() + 1, i, k, n;
+	int i, k, n;
 	unsigned char *use, *any, *af, *boolp;
 	int *ncalls, *bfile, *bline, *bdef;
 	struct rmscan rs = { .c = c };
@@ -709,16 +708,10 @@ void leftover_code(struct lctx *c)
 	}
 	j.first = first;
 	pthread_mutex_init(&j.lock, NULL);
-	if (nth > 16)
-		nth = 16;
 	for (j.stage = 0; j.stage < 2; j.stage++) {
 		j.next = 0;
 		j.nacc = 0;
-		for (i = 0; i < nth; i++)
-			if (pthread_create(&th[i], NULL, left_worker, &j))
-				die("cannot create thread");
-		for (i = 0; i < nth; i++)
-			pthread_join(th[i], NULL);
+		run_workers(left_worker, &j);
 		if (!j.stage) {
 			phase("leftovers: headers");
 			narrow(c, &j);

@@ -222,15 +222,9 @@ void tree_scan(struct tree *t, int kconfig_only, int light)
 {
 	struct scanjob j = { .t = t, .next = 0, .kconfig_only = kconfig_only,
 			     .light = light };
-	pthread_t th[17];
-	int n = ncpus() + 1, i;	/* one more: reads block now and then */
 
 	pthread_mutex_init(&j.lock, NULL);
-	for (i = 0; i < n; i++)
-		if (pthread_create(&th[i], NULL, scan_worker, &j))
-			die("cannot create thread");
-	for (i = 0; i < n; i++)
-		pthread_join(th[i], NULL);
+	run_workers(scan_worker, &j);
 	pthread_mutex_destroy(&j.lock);
 }
 

@@ -3,6 +3,7 @@
  * Small helpers: allocation, string buffers, a string hash map.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -74,6 +75,18 @@ int ncpus(void)
 	if (n > 16)
 		return 16;
 	return (int)n;
+}
+
+void run_workers(void *(*fn)(void *), void *arg)
+{
+	pthread_t th[17];	/* ncpus() is at most 16 */
+	int n = WORKERS, i;
+
+	for (i = 0; i < n; i++)
+		if (pthread_create(&th[i], NULL, fn, arg))
+			die("cannot create thread");
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
 }
 
 /*
