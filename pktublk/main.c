@@ -195,8 +195,8 @@ static void remove_files(const char *name)
 
 /*
  * What a daemon killed with SIGKILL left behind: its ublk device (the
- * driver stopped it, the number stays taken), its link and state, and a
- * locked door.
+ * driver stopped it, the number stays taken), its link and state, a
+ * locked door, and maybe data in the drive's write cache.
  */
 static void clean_stale(const char *name, bool verbose)
 {
@@ -218,6 +218,8 @@ static void clean_stale(const char *name, bool verbose)
 	d.fd = open(st.drive, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (d.fd >= 0) {
 		d.path = st.drive;
+		/* What it wrote may still be in the drive's write cache. */
+		mmc_sync_cache(&d);
 		mmc_lock_door(&d, false);
 		/* The speeds it found died with it: the drive's maximum. */
 		mmc_set_speed(&d, 0xffff, 0xffff);

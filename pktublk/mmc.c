@@ -265,6 +265,12 @@ static int test_unit_ready(struct drive *d)
  * last track (of the one before it when that is blank), or when the drive
  * does not report one, the track's start plus its size less its free
  * blocks and the link blocks.
+ *
+ * A track with free blocks is recorded only up to its next writable
+ * address (NWA), and a fixed-packet track records whole packets, so the
+ * NWA must lie on a packet boundary and ends the capacity there: its link
+ * blocks are not addressable (MMC addressing method 2), so pktcdvd's
+ * "less 7" would cost a packet, and the blocks after the NWA are blank.
  */
 static int probe_capacity(struct drive *d, const uint8_t *di)
 {
@@ -288,6 +294,19 @@ static int probe_capacity(struct drive *d, const uint8_t *di)
 		last = get_be32(&ti[8]) + get_be32(&ti[24]);
 		if (get_be32(&ti[16]))
 			last -= get_be32(&ti[16]) + 7;
+	}
+	if (ti[7] & 0x01 && get_be32(&ti[16])) {	/* NWA_V, free blocks */
+		uint32_t start = get_be32(&ti[8]);
+
+		d->nwa = get_be32(&ti[12]);
+		if (d->nwa < start || (d->nwa - start) % d->packet) {
+			set_why(d, "the next writable address %u is not on a packet boundary (track at %u, packets of %u)",
+				d->nwa, start, d->packet);
+			return -EINVAL;
+		}
+		note("track %u recorded up to its next writable address %u",
+		     track, d->nwa);
+		last = d->nwa;
 	}
 	d->frames = last - last % d->packet;
 	if (!d->frames) {
@@ -564,10 +583,31 @@ static void set_write_cache(struct drive *d)
 	}
 	p[0] &= 0x3f;
 	p[2] |= 0x04;
-	if (mode_select(d, buf, len))
+	if (mode_select(d, buf, len)) {
 		note("the drive refused to enable its write cache");
-	else
-		note("write cache enabled");
+		return;
+	}
+	d->write_cache_set = true;
+	note("write cache enabled");
+}
+
+/* Teardown, after the cache is synced: WCE off again if we set it. */
+static void restore_write_cache(struct drive *d)
+{
+	uint8_t buf[64];
+	unsigned int len;
+
+	if (!d->write_cache_set)
+		return;
+	d->write_cache_set = false;
+	if (mode_page(d, PAGE_CACHING, buf, sizeof(buf), &len)) {
+		note("cannot read the caching page to turn the write cache off");
+		return;
+	}
+	buf[8 + d->mode_offset] &= 0x3f;
+	buf[8 + d->mode_offset + 2] &= ~0x04;
+	if (mode_select(d, buf, len))
+		note("cannot turn the write cache off again");
 }
 
 int mmc_set_speed(struct drive *d, uint16_t read, uint16_t write)
@@ -674,13 +714,17 @@ undo:
 	return ret;
 }
 
-/* Teardown: the cache to the disc, the door unlocked, the speed back. */
+/*
+ * Teardown: the cache to the disc, then the write cache, the door and the
+ * speed as they were.
+ */
 void mmc_release(struct drive *d)
 {
 	if (d->fd < 0)
 		return;
 	if (mmc_sync_cache(d))
 		note("SYNCHRONIZE CACHE failed on teardown");
+	restore_write_cache(d);
 	if (mmc_lock_door(d, false))
 		note("cannot unlock the door");
 	if (d->speed_saved && mmc_set_speed(d, d->old_read_speed,

@@ -37,7 +37,9 @@ struct drive {
 	uint32_t mode_offset;		/* block descriptor length */
 	uint8_t track_mode;		/* of track 1 */
 	uint8_t mode_block_type;	/* data mode of track 1: 1 or 2 */
+	uint32_t nwa;			/* next writable address, if recorded so far */
 	bool locked;
+	bool write_cache_set;		/* WCE turned on by us: off on teardown */
 	bool speed_saved;
 	uint16_t old_read_speed;	/* kB/s, restored on teardown */
 	uint16_t old_write_speed;

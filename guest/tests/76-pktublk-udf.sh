@@ -17,7 +17,8 @@
 #    mount of the sr device itself: checksums;
 #  - the drive's counters: every write a whole aligned packet, none
 #    rejected, blocks written = packets x packet size; a SYNCHRONIZE
-#    CACHE for the flushes;
+#    CACHE for the flushes, so that after sync nothing is left only in
+#    the drive's write cache, which pktublk turns on and off again;
 #  - after teardown: no ublk device, no link, the door unlocked, the
 #    speed as it was; rmmod leaves nothing; the kernel log is clean.
 . /lib/chopblock.sh
@@ -103,6 +104,8 @@ run_profile() {
 	queue_is chunk_sectors $((packet * 4))
 	queue_is max_sectors_kb $((packet * 2))
 	queue_is write_cache "write back"
+	[ "$(mre_stat write_cache)" = 1 ] && ok "the drive's write cache is on while pktublk runs" ||
+		fail "the drive's write cache is off while pktublk runs"
 	[ "$(mre_stat door_locked)" = 1 ] && ok "the door is locked while pktublk runs" ||
 		fail "the door is not locked while pktublk runs"
 	[ "$(mre_stat write_speed)" != "$ws0" ] && ok "write speed set to $(mre_stat write_speed) kB/s" ||
@@ -139,10 +142,18 @@ run_profile() {
 		md5sum <$MNT/$f | cut -d' ' -f1 >/tmp/udf-$f.md5
 	done
 	sync
+	# The flush sync sent must have put everything written into the
+	# drive's cache (and what pktublk still gathered) onto the disc.
+	u=$(mre_stat unsynced_blocks)
+	[ "$u" = 0 ] && ok "after sync no block is left only in the drive's cache" ||
+		fail "after sync $u blocks are only in the drive's cache"
 	out=$(pktublk -d $NAME 2>&1) && fail "pktublk -d succeeded while mounted" ||
 		ok "pktublk -d refused while mounted: $out"
 	umount $MNT || fail "umount $MNT"
 	teardown
+
+	[ "$(mre_stat write_cache)" = 0 ] && ok "the drive's write cache is off again" ||
+		fail "the drive's write cache is still on after teardown"
 
 	# What the drive saw.
 	w=$(($(mre_stat writes) - w0))

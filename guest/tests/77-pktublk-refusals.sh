@@ -11,10 +11,15 @@
 #  - a write-once disc (the emulator as a CD-R);
 #  - a CD-RW not formatted for fixed packets (fixed_packets=0);
 #  - packets over 128 frames (packet_blocks=256);
+#  - a track recorded up to a next writable address that is not on a
+#    packet boundary (free_blocks=40);
 #  - no ublk driver (/dev/ublk-control hidden);
 #  - io_uring disabled (kernel.io_uring_disabled = 2);
 #  - NAME already in use (by a daemon, or in /dev/pktcdvd by something
 #    else); a second daemon on the same drive.
+# And what it must not refuse: a track recorded only up to its next
+# writable address (the device ends there, its last packet writable), a
+# drive without a caching mode page.
 . /lib/chopblock.sh
 soft_checks
 
@@ -110,6 +115,42 @@ emu profile=0xa fixed_packets=0 &&
 rmmod mmc_rw_emu
 emu profile=0xa packet_blocks=256 &&
 	refuse "packets of 256 frames" "packets of 256 frames, over the 128" $NAME "$MRE_SR"
+rmmod mmc_rw_emu
+
+emu profile=0xa free_blocks=40 &&
+	refuse "a next writable address inside a packet" "next writable address 4056 is not on a packet boundary" $NAME "$MRE_SR"
+rmmod mmc_rw_emu
+
+# A track recorded up to its next writable address, on a drive without a
+# caching page: the device ends at the NWA, its last packet can be
+# written, and the missing page is no reason to refuse.
+if emu profile=0xa free_blocks=512 caching_page=0 &&
+	out=$(pktublk $NAME "$MRE_SR" 2>&1); then
+	ublk=$(readlink /dev/pktcdvd/$NAME)
+	ublk=${ublk#/dev/}
+	wait_for "/sys/block/$ublk" 5
+	size=$(($(cat /sys/block/$ublk/size) * 512))
+	[ "$size" -eq $(((4096 - 512) * 2048)) ] &&
+		ok "recorded up to the NWA: $size bytes, 3584 frames" ||
+		fail "recorded up to the NWA: $size bytes, not 3584 frames"
+	r0=$(mre_stat writes_rejected)
+	dd if=/dev/urandom of=/tmp/last bs=65536 count=1 2>/dev/null
+	dd if=/tmp/last of=/dev/pktcdvd/$NAME bs=65536 seek=111 oflag=direct conv=fsync 2>/dev/null ||
+		fail "writing the last packet before the NWA"
+	[ "$(mre_stat writes_rejected)" = "$r0" ] &&
+		[ "$(dd if="$MRE_SR" bs=65536 skip=111 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/last)" ] &&
+		ok "the last packet before the NWA written and on the disc" ||
+		fail "the last packet before the NWA did not reach the disc"
+	grep -q "no caching mode page" /run/pktublk/$NAME.log &&
+		[ "$(mre_stat write_cache)" = 0 ] &&
+		ok "no caching page: set up anyway, the cache left alone" ||
+		fail "no caching page: $(grep -i cach /run/pktublk/$NAME.log)"
+	pktublk -d $NAME || fail "pktublk -d $NAME"
+	left=$(nothing_left $NAME)
+	[ -z "$left" ] || fail "left behind:$left"
+else
+	fail "a track recorded up to its NWA: ${out:-mmc_rw_emu did not load}"
+fi
 rmmod mmc_rw_emu
 
 emu profile=0xa || exit 1

@@ -15,6 +15,11 @@
  *  - profile DVD+RW (0x001a): one track, written in ECC blocks of 16
  *    blocks (32 KiB), which is what pktcdvd uses as its packet size.
  *
+ * The track is recorded up to its end, or with "free_blocks" only up to
+ * a next writable address. The caching page (08h) turns the write cache
+ * on and off (WCE); debugfs shows what was written into the cache and not
+ * synced since.
+ *
  * Writes must cover whole packets starting on a packet boundary, see
  * mre_rw(). The disc lives in vmalloc()ed memory and is lost on unload.
  * Commands complete in the submitter's context (the host may block in
@@ -56,6 +61,9 @@
 #define MRE_DVD_ECC_BLOCKS	16
 #define MRE_WP_PAGE_LEN		0x32	/* write parameters page, after byte 1 */
 #define MRE_CAP_PAGE_LEN	0x22	/* capabilities page with one speed */
+#define MRE_CACHING_PAGE	0x08
+#define MRE_CACHING_PAGE_LEN	0x0a	/* MMC's caching page, after byte 1 */
+#define MRE_WCE			0x04	/* caching page byte 2: write cache on */
 #define MRE_RESP_MAX		512
 
 /* Additional sense codes used below (SPC-4 and MMC-6 names). */
@@ -84,6 +92,16 @@ static unsigned int packet_blocks;
 module_param(packet_blocks, uint, 0444);
 MODULE_PARM_DESC(packet_blocks,
 		 "Fixed packet size in 2 KiB blocks, a power of two up to 256 (default 32 for CD-RW, 16 for DVD+RW)");
+
+static unsigned int free_blocks;
+module_param(free_blocks, uint, 0444);
+MODULE_PARM_DESC(free_blocks,
+		 "Blocks at the end of the track not recorded yet (default 0): the next writable address is the first of them");
+
+static bool caching_page = true;
+module_param(caching_page, bool, 0444);
+MODULE_PARM_DESC(caching_page,
+		 "The drive has a caching mode page (08h) whose WCE bit turns its write cache on (default); else MODE SENSE of it fails");
 
 struct mre_stats {
 	u64 commands;
@@ -128,6 +146,7 @@ struct mre {
 	u8 *disc;
 	bool erasable;		/* CD-RW, DVD+RW */
 	u32 blocks;		/* capacity in 2 KiB blocks */
+	u32 recorded;		/* blocks recorded: the next writable address */
 	u32 packet;		/* fixed packet size in blocks */
 	u16 profile;
 	bool cd;		/* CD-RW, not DVD+RW */
@@ -136,6 +155,8 @@ struct mre {
 	bool prevent;
 	u16 read_speed;
 	u16 write_speed;
+	bool wce;		/* write cache enabled */
+	u64 unsynced;		/* blocks written with WCE since the last sync */
 	u8 wparams[2 + MRE_WP_PAGE_LEN];
 	struct mre_stats st;
 	struct mre_faults faults;
@@ -265,7 +286,7 @@ static void mre_read_capacity(struct mre *d, struct scsi_cmnd *cmd)
 		mre_bad_cdb(d, cmd);
 		return;
 	}
-	put_unaligned_be32(d->blocks - 1, &d->resp[0]);
+	put_unaligned_be32(d->recorded - 1, &d->resp[0]);
 	put_unaligned_be32(MRE_BLOCK, &d->resp[4]);
 	mre_reply(d, cmd, 8, 8);
 }
@@ -289,6 +310,7 @@ static void mre_read_capacity(struct mre *d, struct scsi_cmnd *cmd)
 static void mre_rw(struct mre *d, struct scsi_cmnd *cmd, bool write, u32 lba,
 		   u32 nblocks, u8 reserved)
 {
+	bool fua = write && (cmd->cmnd[1] & 0x08);
 	unsigned int bytes;
 	u8 *p;
 
@@ -322,6 +344,14 @@ static void mre_rw(struct mre *d, struct scsi_cmnd *cmd, bool write, u32 lba,
 		goto rejected;
 	}
 	p = d->disc + (size_t)lba * MRE_BLOCK;
+	/*
+	 * Appending at the next writable address is not emulated: a write
+	 * past it is refused, so a writer must keep to the recorded part.
+	 */
+	if (write && lba + nblocks > d->recorded) {
+		mre_illegal(d, cmd, ASC_LBA_OUT_OF_RANGE, ASCQ_INVALID_WRITE_ADDR);
+		goto rejected;
+	}
 	if (write && d->faults.write_errors) {
 		d->faults.write_errors--;
 		d->st.faults_injected++;
@@ -334,6 +364,8 @@ static void mre_rw(struct mre *d, struct scsi_cmnd *cmd, bool write, u32 lba,
 		d->st.writes++;
 		d->st.blocks_written += nblocks;
 		d->st.packets_written += nblocks / d->packet;
+		if (d->wce && !fua)
+			d->unsynced += nblocks;
 	} else {
 		scsi_sg_copy_from_buffer(cmd, p, bytes);
 		d->st.reads++;
@@ -547,11 +579,13 @@ static void mre_read_track_info(struct mre *d, struct scsi_cmnd *cmd)
 	 * writable address is the track start. The whole disc is recorded:
 	 * no free blocks, and the last written block follows from the track
 	 * size, as pktcdvd and the cdrom layer compute it when LRA_V is 0.
+	 * With free_blocks, the track is recorded up to its next writable
+	 * address, and the blocks from there on are free.
 	 */
 	r[7] = 0x01;			/* NWA_V */
 	put_unaligned_be32(0, &r[8]);	/* track start */
-	put_unaligned_be32(0, &r[12]);	/* next writable address */
-	put_unaligned_be32(0, &r[16]);	/* free blocks */
+	put_unaligned_be32(d->recorded < d->blocks ? d->recorded : 0, &r[12]);
+	put_unaligned_be32(d->blocks - d->recorded, &r[16]);	/* free blocks */
 	put_unaligned_be32(d->packet, &r[20]);
 	put_unaligned_be32(d->blocks, &r[24]);	/* track size */
 	mre_reply(d, cmd, 36, get_unaligned_be16(&cdb[7]));
@@ -596,7 +630,7 @@ static void mre_read_toc(struct mre *d, struct scsi_cmnd *cmd)
 		}
 		r[len + 1] = ctrl;
 		r[len + 2] = 0xaa;
-		mre_put_addr(&r[len + 4], d->blocks, msf);
+		mre_put_addr(&r[len + 4], d->recorded, msf);
 		len += 8;
 		break;
 	case 1:
@@ -688,6 +722,19 @@ static unsigned int mre_page_cap(struct mre *d, u8 *p, u8 pc)
 	return 2 + MRE_CAP_PAGE_LEN;
 }
 
+/* The caching page: only WCE is changeable; read caching stays on. */
+static unsigned int mre_page_caching(struct mre *d, u8 *p, u8 pc)
+{
+	memset(p, 0, 2 + MRE_CACHING_PAGE_LEN);
+	p[0] = MRE_CACHING_PAGE;
+	p[1] = MRE_CACHING_PAGE_LEN;
+	if (pc == 0)
+		p[2] = d->wce ? MRE_WCE : 0;
+	else if (pc == 1)
+		p[2] = MRE_WCE;
+	return 2 + MRE_CACHING_PAGE_LEN;
+}
+
 static void mre_mode_sense(struct mre *d, struct scsi_cmnd *cmd)
 {
 	const u8 *cdb = cmd->cmnd;
@@ -715,8 +762,17 @@ static void mre_mode_sense(struct mre *d, struct scsi_cmnd *cmd)
 	case GPMODE_CAPABILITIES_PAGE:
 		len += mre_page_cap(d, &r[len], pc);
 		break;
+	case MRE_CACHING_PAGE:
+		if (!caching_page) {
+			mre_bad_cdb(d, cmd);
+			return;
+		}
+		len += mre_page_caching(d, &r[len], pc);
+		break;
 	case GPMODE_ALL_PAGES:
 		len += mre_page_wp(d, &r[len], pc);
+		if (caching_page)
+			len += mre_page_caching(d, &r[len], pc);
 		len += mre_page_cap(d, &r[len], pc);
 		break;
 	default:
@@ -728,10 +784,10 @@ static void mre_mode_sense(struct mre *d, struct scsi_cmnd *cmd)
 }
 
 /*
- * MODE SELECT (10): only the write parameters page can be set. The packet
- * size there applies to tracks still to be written; the formatted track
- * keeps its own, so it is stored and reported back but does not change
- * what mre_rw() accepts.
+ * MODE SELECT (10): the write parameters page and WCE of the caching page
+ * can be set. The packet size there applies to tracks still to be
+ * written; the formatted track keeps its own, so it is stored and reported
+ * back but does not change what mre_rw() accepts.
  */
 static void mre_mode_select(struct mre *d, struct scsi_cmnd *cmd)
 {
@@ -765,6 +821,14 @@ static void mre_mode_select(struct mre *d, struct scsi_cmnd *cmd)
 			mre_illegal(d, cmd, ASC_PARAM_LIST_LENGTH, 0);
 			return;
 		}
+		if ((p[0] & 0x3f) == MRE_CACHING_PAGE && caching_page) {
+			if (p[1] != MRE_CACHING_PAGE_LEN || (p[2] & ~MRE_WCE) ||
+			    memchr_inv(&p[3], 0, MRE_CACHING_PAGE_LEN - 1)) {
+				mre_illegal(d, cmd, ASC_INVALID_FIELD_PARAM, 0);
+				return;
+			}
+			continue;
+		}
 		if ((p[0] & 0x3f) != GPMODE_WRITE_PARMS_PAGE ||
 		    p[1] != MRE_WP_PAGE_LEN || (p[2] & 0x0f) > 3 ||
 		    ((p[4] & 0x0f) != 8 && (p[4] & 0x0f) != 10)) {
@@ -773,6 +837,10 @@ static void mre_mode_select(struct mre *d, struct scsi_cmnd *cmd)
 		}
 	}
 	for (off = 8; off < len; off += 2 + r[off + 1]) {
+		if ((r[off] & 0x3f) == MRE_CACHING_PAGE) {
+			d->wce = r[off + 2] & MRE_WCE;
+			continue;
+		}
 		memcpy(d->wparams, &r[off], sizeof(d->wparams));
 		d->wparams[0] &= 0x3f;
 	}
@@ -819,7 +887,12 @@ static void mre_sync_cache(struct mre *d, struct scsi_cmnd *cmd)
 		mre_illegal(d, cmd, ASC_LBA_OUT_OF_RANGE, 0);
 		return;
 	}
-	d->st.syncs++;			/* the disc is RAM: nothing cached */
+	/*
+	 * The disc is RAM, so the data is already there; what is counted is
+	 * that the writer asked for it after writing into the cache.
+	 */
+	d->st.syncs++;
+	d->unsynced = 0;
 }
 
 static void mre_set_speed(struct mre *d, struct scsi_cmnd *cmd)
@@ -1107,17 +1180,21 @@ static int mre_stats_show(struct seq_file *m, void *unused)
 	struct mre *d = m->private;
 	struct mre_stats s;
 	u16 read_speed, write_speed;
-	bool prevent;
+	bool prevent, wce;
+	u64 unsynced;
 
 	mutex_lock(&d->lock);
 	s = d->st;
 	prevent = d->prevent;
+	wce = d->wce;
+	unsynced = d->unsynced;
 	read_speed = d->read_speed;
 	write_speed = d->write_speed;
 	mutex_unlock(&d->lock);
 	seq_printf(m, "profile 0x%04x\n", d->profile);
 	seq_printf(m, "blocks %u\n", d->blocks);
 	seq_printf(m, "packet_blocks %u\n", d->packet);
+	seq_printf(m, "recorded_blocks %u\n", d->recorded);
 	seq_printf(m, "commands %llu\n", s.commands);
 	seq_printf(m, "check_conditions %llu\n", s.check_conditions);
 	seq_printf(m, "unknown_opcodes %llu\n", s.unknown_opcodes);
@@ -1134,6 +1211,8 @@ static int mre_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "writes_failed %llu\n", s.writes_failed);
 	seq_printf(m, "faults_injected %llu\n", s.faults_injected);
 	seq_printf(m, "door_locked %u\n", prevent);
+	seq_printf(m, "write_cache %u\n", wce);
+	seq_printf(m, "unsynced_blocks %llu\n", unsynced);
 	seq_printf(m, "read_speed %u\n", read_speed);
 	seq_printf(m, "write_speed %u\n", write_speed);
 	return 0;
@@ -1256,6 +1335,13 @@ static int __init mre_init(void)
 		profile == MRE_PROFILE_DVD_PLUS_RW;
 	d->packet = packet_blocks;
 	d->blocks = rounddown(size_mb * (SZ_1M / MRE_BLOCK), d->packet);
+	if (free_blocks >= d->blocks) {
+		pr_err("free_blocks %u leaves nothing recorded on %u blocks\n",
+		       free_blocks, d->blocks);
+		ret = -EINVAL;
+		goto err_put;
+	}
+	d->recorded = d->blocks - free_blocks;
 	d->read_speed = 0xffff;
 	d->write_speed = 0xffff;
 	mutex_init(&d->lock);
