@@ -8,6 +8,13 @@
 # the pristine baseline and after every patch, incrementally in a worktree
 # and kernel directory of its own (build/bisect). Stops at the first patch
 # that breaks the build, naming it. Report: build/bisect/report-NAME.txt.
+#
+# A commit whose changes the last build never read (harness/unread.sh:
+# no source or header in its dependency lists, no Makefile of a directory
+# it descended into, not scripts/ or tools/) and that leaves the .config
+# as it was would compile and link exactly what that build did: it is
+# not built again, and its report line says "same" and which build it
+# stands on.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
@@ -26,7 +33,7 @@ commits=$(git -C "$TREE_DIR" rev-list --reverse "$BASELINE_TAG..$SERIES_BRANCH")
 total=$(echo "$commits" | grep -c . || true)
 report=$BUILD_DIR/bisect/report-$name.txt
 : >"$report"
-i=0 prev=
+i=0 prev= built=0
 for c in $(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}") $commits; do
 	subject=$(git -C "$TREE_DIR" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
@@ -40,13 +47,20 @@ for c in $(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}") $commits; do
 		reuse=(--reuse-config)
 	fi
 	prev=$c
-	if ! "$h/build.sh" --tree "$wt" --out "$BUILD_DIR/bisect/$name" "${reuse[@]}" "$name" \
+	if ! "$h/build.sh" --tree "$wt" --out "$BUILD_DIR/bisect/$name" --skip-unread "${reuse[@]}" "$name" \
 		>"$BUILD_DIR/bisect/step.log" 2>&1; then
 		cat "$BUILD_DIR/bisect/step.log" >&2
 		echo "FAIL [$i/$total] $subject" >>"$report"
 		die "$name build fails after patch $i/$total: $subject"
 	fi
-	printf '%s [%d/%d] %4ds %s\n' ok "$i" "$total" $((SECONDS - start)) "$subject" | tee -a "$report"
+	built_at=$(manifest "$BUILD_DIR/bisect/$name" built_at)
+	[ "$built_at" != "$c" ] || built=$((built + 1))
+	if [ "$built_at" = "$c" ]; then
+		printf '%s [%d/%d] %4ds %s\n' ok "$i" "$total" $((SECONDS - start)) "$subject"
+	else
+		printf '%s [%d/%d] %4ds %s (reads nothing it changes: the build of %.12s stands)\n' \
+			same "$i" "$total" $((SECONDS - start)) "$subject" "$built_at"
+	fi | tee -a "$report"
 	i=$((i + 1))
 done
-info "bisect: the $name build passes at the baseline and after each of the $total patches ($report)"
+info "bisect: the $name build passes at the baseline and after each of the $total patches, $built of the $((total + 1)) steps built, the others reading nothing they changed ($report)"

@@ -21,6 +21,12 @@
 #   --reuse-config  keep the configuration of the last build in --out
 #                (make bisect, for a commit that changes no Kconfig file:
 #                configuring again would give the same .config)
+#   --skip-unread  when the last build in --out succeeded, the
+#                configuration comes out the same and the tree differs from
+#                the commit it was built from only in files that build never
+#                read (harness/unread.sh), do not build: its result stands
+#                for this commit (make bisect; the manifest's built_at
+#                names the commit of the objects)
 #   --clean      when a build is needed, start from an empty build
 #                directory (ccache then replays every warning)
 #   -j N         parallel jobs (default: the number of cores, or with
@@ -36,7 +42,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 jobs= name=
+list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 skip_unread=0 jobs= name=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=${2:?--list needs a file}; shift ;;
@@ -44,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a directory}; shift ;;
 	--clean) clean=1 ;;
 	--reuse-config) reuse_config=1 ;;
+	--skip-unread) skip_unread=1 ;;
 	-j) jobs=${2:?-j needs a number}; shift ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "build.sh: unknown option $1 (see --help)" ;;
@@ -137,7 +144,7 @@ if [ -z "$dirty" ] && [ -f "$out/manifest" ] && [ "$(manifest "$out" result)" = 
 	exit 0
 fi
 
-write_manifest() { # RESULT SECONDS
+write_manifest() { # RESULT SECONDS [BUILT_AT]
 	cat >"$out/manifest.tmp" <<-EOF
 	name=$name
 	arch=$arch
@@ -154,9 +161,19 @@ write_manifest() { # RESULT SECONDS
 	inputs=$inputs
 	result=$1
 	seconds=$2
+	built_at=${3:-$commit}
 	EOF
 	mv "$out/manifest.tmp" "$out/manifest"
 }
+
+# What the last build left, for --skip-unread.
+prev_result= prev_built_at=
+if [ "$skip_unread" -eq 1 ] && [ "$clean" -eq 0 ] && [ -z "$dirty" ] &&
+   [ -f "$out/manifest" ] && [ -f "$kbuild/.config" ]; then
+	prev_result=$(manifest "$out" result)
+	prev_built_at=$(manifest "$out" built_at)
+	cp "$kbuild/.config" "$kbuild/.config.last-build"
+fi
 
 [ "$clean" -eq 0 ] || rm -rf "$kbuild"
 mkdir -p "$kbuild" "$logs"
@@ -176,6 +193,14 @@ elif ! "$h/configure.sh" --list "$list" --tree "$tree" --out "$kbuild" "$name" >
 	if grep -q ' did not take' "$log"; then grep '^chopblock: error: ' "$log" >&2; else tail_log "$log"; fi
 	write_manifest FAILED -
 	exit 1
+fi
+
+if [ "$prev_result" = ok ] && [ -n "$prev_built_at" ] &&
+   cmp -s "$kbuild/.config.last-build" "$kbuild/.config" &&
+   "$h/unread.sh" "$kbuild" "$tree" "$prev_built_at" "$commit" >"$logs/unread.log" 2>&1; then
+	write_manifest ok 0 "$prev_built_at"
+	info "build: $name: the build of ${prev_built_at:0:12} read none of the files changed since, and the configuration is the same: not built again"
+	exit 0
 fi
 
 kbuild_lock
