@@ -142,11 +142,14 @@ run_profile() {
 		md5sum <$MNT/$f | cut -d' ' -f1 >/tmp/udf-$f.md5
 	done
 	sync
-	# The flush sync sent must have put everything written into the
-	# drive's cache (and what pktublk still gathered) onto the disc.
+	# sync(2) writes UDF's dirty pages but sends no flush: udf_sync_fs()
+	# has none. fsync() does (generic_file_fsync), so after it nothing
+	# written may be left in pktublk's gathered packets or the drive's
+	# cache.
+	sync $MNT/f4 $MNT || fail "fsync $MNT/f4 $MNT"
 	u=$(mre_stat unsynced_blocks)
-	[ "$u" = 0 ] && ok "after sync no block is left only in the drive's cache" ||
-		fail "after sync $u blocks are only in the drive's cache"
+	[ "$u" = 0 ] && ok "after fsync no block is left only in the drive's cache" ||
+		fail "after fsync $u blocks are only in the drive's cache"
 	out=$(pktublk -d $NAME 2>&1) && fail "pktublk -d succeeded while mounted" ||
 		ok "pktublk -d refused while mounted: $out"
 	umount $MNT || fail "umount $MNT"
