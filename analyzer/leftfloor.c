@@ -5,7 +5,7 @@
  * instead (issue 16, part 4).  Not part of chopblock: a measurement, kept
  * so that the figures of README.md can be made again.
  *
- *	leftfloor TREE [ARCH [RUNS]]
+ *	leftfloor TREE [ARCH [RUNS [NAMES]]]
  *
  * Over every .c, .h and .S file of TREE, one thread, CPU time (user+sys)
  * of each step, median of RUNS:
@@ -27,7 +27,9 @@
  *   precheck2       the same over the .c and .S files, with the filter
  *                   narrowed to the names that no header outside
  *                   arch/ARCH/ holds (a stand-in for the names the
- *                   leftover pass still needs after the headers).
+ *                   leftover pass still needs after the headers), or to
+ *                   the names of the file NAMES, one a line (the real
+ *                   ones, dumped from narrow() in leftover.c).
  *
  * "keep" runs once: a second run would reuse the freed heap.
  */
@@ -187,7 +189,7 @@ int main(int argc, char **argv)
 	double *times;
 
 	if (argc < 2 || runs < 1)
-		die("usage: leftfloor TREE [ARCH [RUNS]]");
+		die("usage: leftfloor TREE [ARCH [RUNS [NAMES]]]");
 	tree_load(&t, argv[1]);
 	snprintf(prefix, sizeof(prefix), "arch/%s/", arch);
 	tk.cb = filter_add;
@@ -210,6 +212,20 @@ int main(int argc, char **argv)
 
 		if (idtab_find(&seen, ident_hash(s, len), s, len) < 0)
 			idtab_add(&narrowed, s, len);
+	}
+	if (argc > 4) {
+		FILE *nf = fopen(argv[4], "r");
+		char line[512];
+
+		if (!nf)
+			die("cannot open %s", argv[4]);
+		memset(&narrowed, 0, sizeof(narrowed));
+		while (fgets(line, sizeof(line), nf)) {
+			line[strcspn(line, "\n")] = 0;
+			if (*line)
+				idtab_add(&narrowed, line, strlen(line));
+		}
+		fclose(nf);
 	}
 	set_key = xmalloc(sizeof(*set_key) << SET_BITS);
 	set_gen = xcalloc(1u << SET_BITS, sizeof(*set_gen));
