@@ -27,6 +27,9 @@
 #                read (harness/unread.sh), do not build: its result stands
 #                for this commit (make bisect; the manifest's built_at
 #                names the commit of the objects)
+#   --may-not-take FILE  passed to harness/configure.sh: the symbols
+#                listed in FILE may fail to take (make bisect, before the
+#                patch that makes them settable); KBUILD/untaken names them
 #   --clean      when a build is needed, start from an empty build
 #                directory (ccache then replays every warning)
 #   -j N         parallel jobs (default: the number of cores, or with
@@ -42,7 +45,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 skip_unread=0 jobs= name=
+list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 skip_unread=0 jobs= name= may_not_take=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=${2:?--list needs a file}; shift ;;
@@ -51,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--clean) clean=1 ;;
 	--reuse-config) reuse_config=1 ;;
 	--skip-unread) skip_unread=1 ;;
+	--may-not-take) may_not_take=(--may-not-take "${2:?--may-not-take needs a file}"); shift ;;
 	-j) jobs=${2:?-j needs a number}; shift ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "build.sh: unknown option $1 (see --help)" ;;
@@ -187,7 +191,7 @@ log=$logs/config.log
 if [ "$reuse_config" -eq 1 ] && [ "$clean" -eq 0 ] && [ -f "$kbuild/.config" ] &&
    grep -q '^chopblock: configure: .* took' "$log" 2>/dev/null; then
 	info "build: $name: the configuration of the last build is kept ($kbuild/.config)"
-elif ! "$h/configure.sh" --list "$list" --tree "$tree" --out "$kbuild" "$name" >"$log" 2>&1; then
+elif ! "$h/configure.sh" --list "$list" --tree "$tree" --out "$kbuild" "${may_not_take[@]}" "$name" >"$log" 2>&1; then
 	# configure.sh's last line says why: the lines that did not take,
 	# or the failed step after the tail of its log.
 	if grep -q ' did not take' "$log"; then grep '^chopblock: error: ' "$log" >&2; else tail_log "$log"; fi

@@ -23,11 +23,15 @@
 #                 or build/configs/ARCH)
 #   --arch ARCH   the kernel's ARCH (a row of configs/arches.list)
 #   --base TARGET the base configuration target (default tinyconfig)
+#   --may-not-take FILE  the symbols listed in FILE (CONFIG_FOO, one a
+#                 line) may fail to take: make bisect's commits before the
+#                 patch that makes a symbol settable. Those that did not
+#                 take are named in OUT/untaken; the others must take
 #   --help        this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-list=$KERNELS_LIST tree= out= arch= base=tinyconfig name= frags=()
+list=$KERNELS_LIST tree= out= arch= base=tinyconfig name= frags=() may_not_take=/dev/null
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=${2:?--list needs a file}; shift ;;
@@ -35,6 +39,8 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a directory}; shift ;;
 	--arch) arch=${2:?--arch needs an architecture}; shift ;;
 	--base) base=${2:?--base needs a configuration target}; shift ;;
+	--may-not-take) may_not_take=${2:?--may-not-take needs a file}; shift
+		[ -f "$may_not_take" ] || die "configure.sh: no file $may_not_take" ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "configure.sh: unknown option $1 (see --help)" ;;
 	*) if [ -z "$arch" ] && [ -z "$name" ]; then name=$1; else frags+=("$1"); fi ;;
@@ -86,8 +92,10 @@ for f in "${frags[@]}"; do abs+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f"
 	die "configuration of ${name:-$arch} failed (full log: $log)"
 }
 
-# Every CONFIG_FOO=val and "# CONFIG_FOO is not set" line must hold.
+# Every CONFIG_FOO=val and "# CONFIG_FOO is not set" line must hold,
+# but those --may-not-take lists, which are only named in OUT/untaken.
 missing=0
+: >"$out/untaken"
 while IFS= read -r line; do
 	case "$line" in
 	CONFIG_*=*)
@@ -98,10 +106,20 @@ while IFS= read -r line; do
 	esac
 	have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
 	if [ "$have" != "$want" ] && ! { [ -z "$have" ] && [ "$want" = "# $sym is not set" ]; }; then
+		if grep -qx "$sym" "$may_not_take"; then
+			echo "$sym" >>"$out/untaken"
+			echo "chopblock: configure: $sym did not take (allowed): requested '$want', got '${have:-undefined}'" >&2
+			continue
+		fi
 		echo "chopblock: error: config symbol $sym did not take: requested '$want', got '${have:-undefined}'" >&2
 		missing=$((missing + 1))
 	fi
 done < <(cat "${abs[@]}")
 [ "$missing" -eq 0 ] ||
 	die "$missing requested config symbol(s) did not take for ${name:-$arch} (see $log)"
-info "configure: ${name:-$arch}: every line of ${#frags[@]} fragment(s) took ($out/.config)"
+untaken=$(grep -c . "$out/untaken" || true)
+if [ "$untaken" -gt 0 ]; then
+	info "configure: ${name:-$arch}: $untaken symbol(s) allowed not to take did not ($out/untaken); every other line of ${#frags[@]} fragment(s) took"
+else
+	info "configure: ${name:-$arch}: every line of ${#frags[@]} fragment(s) took ($out/.config)"
+fi

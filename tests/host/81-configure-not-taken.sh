@@ -23,3 +23,18 @@ printf 'CONFIG_64BIT=y\nCONFIG_PCI=y\n' >"$scratch/good.config"
 conf "$scratch/good.config" >/dev/null 2>&1 || fail "configure.sh failed on a fragment whose lines take"
 grep -qx 'CONFIG_PCI=y' "$scratch/c/.config" || fail "CONFIG_PCI=y is not in the resulting .config"
 ok "a fragment whose lines take passes"
+
+# make bisect's allowance: a symbol listed in --may-not-take may fail to
+# take and is named in OUT/untaken; every other line must still take.
+echo CONFIG_CHOPBLOCK_NO_SUCH_SYMBOL >"$scratch/allowed"
+out=$(conf --may-not-take "$scratch/allowed" "$scratch/bad.config" 2>&1) &&
+	fail "an unlisted symbol that did not take passed with --may-not-take"
+echo "$out" | tail -n 1 | grep -q '^chopblock: error: 1 requested config symbol(s) did not take' ||
+	fail "with the unknown symbol allowed, unexpected last line: $(echo "$out" | tail -n 1)"
+ok "--may-not-take excuses only the symbols it lists"
+printf 'CONFIG_64BIT=y\nCONFIG_CHOPBLOCK_NO_SUCH_SYMBOL=y\nCONFIG_PCI=y\n' >"$scratch/later.config"
+conf --may-not-take "$scratch/allowed" "$scratch/later.config" >/dev/null 2>&1 ||
+	fail "configure.sh failed on a listed symbol that did not take"
+[ "$(cat "$scratch/c/untaken")" = CONFIG_CHOPBLOCK_NO_SUCH_SYMBOL ] ||
+	fail "untaken does not name the allowed symbol: $(cat "$scratch/c/untaken")"
+ok "a listed symbol that did not take is named in untaken, and the step passes"
