@@ -57,13 +57,29 @@ if [ ! -d "$wt" ]; then
 		die "cannot add the worktree $wt"
 fi
 
-# The addresses get_maintainer.pl gives for one patch, on the tree it
-# applies to: "to ADDRESS" and "cc ADDRESS" lines.
+# What get_maintainer.pl says of every commit of the series, on the
+# MAINTAINERS of the tree the commit applies to: rcpt/N.txt for the N-th
+# commit (from 0). It reads the paths from the patch itself, so it runs
+# once a commit, on every core, before the topics are put together.
+rcpt=$out/.recipients
+rm -rf "$rcpt"
+mkdir -p "$rcpt"
+for i in "${!commits[@]}"; do
+	c=${commits[$i]}
+	m=$rcpt/MAINTAINERS.$(git -C "$TREE_DIR" rev-parse "$c~1:MAINTAINERS")
+	[ -f "$m" ] || git -C "$TREE_DIR" show "$c~1:MAINTAINERS" >"$m"
+	git -C "$TREE_DIR" format-patch -1 --stdout "$c" >"$rcpt/$i.patch"
+	printf '%s\0%s\0' "$i" "$m"
+done | (cd "$wt" && xargs -0 -n 2 -P "$(nproc)" sh -c \
+	'perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-keywords --no-tree \
+		--mpath "$2" "$0/$1.patch" >"$0/$1.txt" 2>/dev/null' "$rcpt") ||
+	die "get_maintainer.pl failed"
+
+# The addresses get_maintainer.pl gave for the N-th commit: "to ADDRESS"
+# and "cc ADDRESS" lines.
 recipients() {
-	(cd "$wt" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
-		--no-keywords --no-tree "$1") 2>/dev/null |
-		awk '{ kind = ($0 ~ /\((maintainer|supporter|reviewer|odd fixer)/) ? "to" : "cc"
-		       sub(/ \(.*$/, ""); if ($0 != "") print kind, $0 }'
+	awk '{ kind = ($0 ~ /\((maintainer|supporter|reviewer|odd fixer)/) ? "to" : "cc"
+	       sub(/ \(.*$/, ""); if ($0 != "") print kind, $0 }' "$rcpt/$1.txt"
 }
 
 # Header lines "To: a, b" and "Cc: c, d" from "to/cc ADDRESS" lines; an
@@ -111,11 +127,8 @@ while read -r dir count title <&3; do
 	for p in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case $p in */0000-cover-letter.patch) continue ;; esac
 		c=${commits[$((first + n))]}
+		recipients $((first + n)) >"$p.rcpt"
 		n=$((n + 1))
-		# get_maintainer.pl reads the patch's paths from the patch itself;
-		# only MAINTAINERS must be the one the patch applies to.
-		git -C "$TREE_DIR" show "$c~1:MAINTAINERS" >"$wt/MAINTAINERS"
-		recipients "$p" >"$p.rcpt"
 		[ -s "$p.rcpt" ] || die "get_maintainer.pl gave no address for $p"
 		cat "$p.rcpt" >>"$d/all.rcpt"
 		header "$p.rcpt" >"$p.hdr"
@@ -173,4 +186,5 @@ while read -r dir count title <&3; do
 	info "post: $dir: $mails mails (cover letter + $count), send-email dry run and b4 am ok ($d)"
 done 3<"$topics"
 [ "$idx" -eq "${#commits[@]}" ] || die "$topics: the topics hold $idx commits, $SERIES_BRANCH has ${#commits[@]}"
+rm -rf "$rcpt"
 [ "$failed" -eq 0 ] || die "$failed posting(s) failed (see above)"
