@@ -13,7 +13,10 @@
 # olddefconfig: every line of every fragment is checked against the final
 # .config, and the build stops, naming each symbol that did not take.
 # A kernel already built from the same commit and configuration is not
-# built again.
+# built again. The first build of a tree point (after:PATH) starts from a
+# finished build of the series' tip with the same ARCH, base and first
+# fragments, when there is one (harness/seed-point.sh), so that kbuild
+# compiles only what differs.
 #
 #   --list FILE  another kernel list (default configs/kernels.list)
 #   --tree DIR   build this tree instead of the row's tree point
@@ -32,6 +35,10 @@
 #                patch that makes them settable); KBUILD/untaken names them
 #   --clean      when a build is needed, start from an empty build
 #                directory (ccache then replays every warning)
+#   --target T   make T instead of the image and modules (repeatable): a
+#                partial build such as `--target drivers/cdrom/`, the way
+#                a developer checks one directory; the manifest then names
+#                the targets and no image
 #   -j N         parallel jobs (default: the number of cores, or with
 #                distcc the number of jobs its hosts take)
 #   --help       this text
@@ -45,13 +52,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 h=$(dirname "$0")
 
-list=$KERNELS_LIST tree= out= clean=0 reuse_config=0 skip_unread=0 jobs= name= may_not_take=()
+list=$KERNELS_LIST tree= out= out_given= clean=0 reuse_config=0 skip_unread=0 jobs= name= may_not_take=() targets=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=${2:?--list needs a file}; shift ;;
 	--tree) tree=${2:?--tree needs a directory}; shift ;;
-	--out) out=${2:?--out needs a directory}; shift ;;
+	--out) out=${2:?--out needs a directory}; out_given=1; shift ;;
 	--clean) clean=1 ;;
+	--target) targets+=("${2:?--target needs a make target}"); shift ;;
 	--reuse-config) reuse_config=1 ;;
 	--skip-unread) skip_unread=1 ;;
 	--may-not-take) may_not_take=(--may-not-take "${2:?--may-not-take needs a file}"); shift ;;
@@ -68,6 +76,26 @@ out=${out:-$KERNELS_DIR/$name}
 arch=$K_ARCH
 kbuild=$out/kbuild
 logs=$out/logs
+
+# seed_kernel: the directory of a finished build of the series' tip that
+# this row's first build at a tree point can start from: the same ARCH and
+# base, and its fragments the first of this row's (main, for pktcdvd).
+seed_kernel() {
+	local arch=$K_ARCH base=$K_BASE frags="$K_FRAGMENTS " tip n d
+	tip=$(git -C "$TREE_DIR" rev-parse -q --verify "refs/heads/$SERIES_BRANCH") || return 1
+	for n in $(kernel_list "$list"); do
+		[ "$n" != "$name" ] || continue
+		(kernel_row "$n" "$list"
+		 [ "$K_TREE" = patched ] && [ "$K_ARCH" = "$arch" ] && [ "$K_BASE" = "$base" ] &&
+		 [[ $frags == "$K_FRAGMENTS "* ]]) || continue
+		d=$KERNELS_DIR/$n
+		[ -f "$d/manifest" ] && [ "$(manifest "$d" result)" = ok ] &&
+			[ "$(manifest "$d" commit)" = "$tip" ] || continue
+		echo "$d"
+		return 0
+	done
+	return 1
+}
 
 # The tree point: the baseline, the whole series, or the series up to a
 # patch (a worktree of its own, checked out at that commit).
@@ -91,7 +119,14 @@ point_tree() {
 		commit=$(git -C "$TREE_DIR" rev-list --reverse "$BASELINE_TAG..refs/heads/$SERIES_BRANCH" | sed -n "${k}p")
 		[ -n "$commit" ] || die "tree point $1: the series is not applied (run harness/apply.sh)"
 		dir=$BUILD_DIR/points/${prefix//\//_}/tree
-		if [ ! -d "$dir" ]; then
+		# The first build of a point at its own place starts from a
+		# kernel of the series' tip when there is one (seed-point.sh).
+		local pkbuild seed
+		pkbuild=$(dirname "$dir")/kernels/$name/kbuild
+		if [ ! -f "$pkbuild/.config" ] && [ -z "$out_given" ] && [ "$clean" -eq 0 ] &&
+		   seed=$(seed_kernel); then
+			"$h/seed-point.sh" "$seed" "$commit" "$dir" "$pkbuild" >&2
+		elif [ ! -d "$dir" ]; then
 			git -C "$TREE_DIR" worktree prune
 			git -C "$TREE_DIR" worktree add -q --detach "$dir" "$commit" >&2 ||
 				die "could not check out tree point $1 in $dir"
@@ -140,10 +175,13 @@ commit=$(git -C "$tree" rev-parse HEAD)
 dirty=$(git -C "$tree" status --porcelain --untracked-files=no | head -c 1)
 # What the build is made of: when it is the same and the last build of
 # it succeeded, there is nothing to do.
-inputs=$(printf '%s\n' "$arch" "$K_BASE" "$commit" "$extra_cflags" "$(cat "${fragments[@]}")" |
+inputs=$(printf '%s\n' "$arch" "$K_BASE" "$commit" "$extra_cflags" "$(cat "${fragments[@]}")" "${targets[*]}" |
 	sha256sum | cut -d' ' -f1)
+# A partial build (--target) has no image to look for.
+image=
+[ "${#targets[@]}" -gt 0 ] || image=$kbuild/$image_path
 if [ -z "$dirty" ] && [ -f "$out/manifest" ] && [ "$(manifest "$out" result)" = ok ] &&
-   [ "$(manifest "$out" inputs)" = "$inputs" ] && [ -f "$kbuild/$image_path" ]; then
+   [ "$(manifest "$out" inputs)" = "$inputs" ] && { [ -z "$image" ] || [ -f "$image" ]; }; then
 	info "build: $name is up to date ($out)"
 	exit 0
 fi
@@ -161,7 +199,8 @@ write_manifest() { # RESULT SECONDS [BUILT_AT]
 	tests=$K_TESTS
 	kbuild=$kbuild
 	config=$kbuild/.config
-	image=$kbuild/$image_path
+	image=$image
+	targets=${targets[*]}
 	inputs=$inputs
 	result=$1
 	seconds=$2
@@ -209,8 +248,10 @@ fi
 
 kbuild_lock
 
-targets=("$(basename "$image_path")")
-grep -q '^CONFIG_MODULES=y' "$kbuild/.config" && targets+=(modules)
+if [ -n "$image" ]; then
+	targets=("$(basename "$image_path")")
+	grep -q '^CONFIG_MODULES=y' "$kbuild/.config" && targets+=(modules)
+fi
 info "build: $name: $arch ${targets[*]} from ${tree#"$CHOPBLOCK_ROOT"/}${distcc:+, -j$jobs over distcc ($DISTCC_HOSTS)} (log: $logs/build.log)"
 start=$SECONDS
 if ! run_logged "$logs/build.log" "build $name" make "${make_args[@]}" "${targets[@]}"; then
@@ -219,4 +260,4 @@ if ! run_logged "$logs/build.log" "build $name" make "${make_args[@]}" "${target
 	die "kernel build of $name failed (full log: $logs/build.log)"
 fi
 write_manifest ok $((SECONDS - start))
-info "build: $name done in $((SECONDS - start))s: $kbuild/$image_path"
+info "build: $name done in $((SECONDS - start))s: ${image:-${targets[*]} in $kbuild}"
