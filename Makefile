@@ -52,8 +52,9 @@ bisect: deps tree analyzer
 	$(H)/bisect.sh cover-arm || rc=1; \
 	exit $$rc
 
-# The coverage kernels of group "cover" (the 32-bit arm one) and the
-# coverage report over every coverage kernel: harness/cover.sh.
+# The coverage kernels of group "cover" (the full arm64 one and the 32-bit
+# arm one) and the coverage report over every coverage kernel:
+# harness/cover.sh.
 cover: deps tree apply analyzer
 	$(H)/cover.sh
 

@@ -4,11 +4,12 @@
 # usage: harness/cover.sh
 #
 # make cover: what make check's coverage proof leaves to an opt-in run.
-# Builds the kernels of group "cover" in configs/kernels.list (the 32-bit
-# arm coverage kernel) from clean build directories, fails when one warns
-# in a file the series touched (as make check's 60-cross-build does for
-# cover-arm64), then reports what every coverage kernel compiled (make
-# check's main and cover-arm64 too, built when they are not) and holds the
+# Builds the kernels of group "cover" in configs/kernels.list (the full
+# arm64 and the 32-bit arm coverage kernels) from clean build directories,
+# fails when one warns in a file the series touched (as make check's
+# 60-cross-build does for cover-arm64-rest), then reports what every
+# coverage kernel compiled (make check's main and cover-arm64-rest too,
+# built when they are not) and holds the
 # report to make check's goals: every file an architecture of them can
 # compile is compiled, and at least 95% of the changed lines of the C
 # files. The report is build/coverage/report.txt.

@@ -20,7 +20,8 @@
 #   why, or the symbols the configuration lacks.
 #
 # A KERNEL is a row of configs/kernels.list or a kernel directory (default:
-# the rows with a coverage/ fragment: main, cover-arm64, cover-arm). One that is not built compiled nothing: the report
+# the rows with a coverage/ fragment: main, cover-arm64-rest, cover-arm64,
+# cover-arm). One that is not built compiled nothing: the report
 # then says so for every file. With --estimate no build is needed: a file
 # counts as compiled when the kernel's configuration sets every symbol of
 # one of its guard paths (the .config of harness/configure.sh,

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# What make check's kernels (main, cover-arm64, cover-arm) compiled of what
+# What make check's kernels (main, cover-arm64-rest) compiled of what
 # the series changes, read from their .o.cmd files (harness/coverage.sh):
-# every surviving file that x86_64, arm64 or arm can compile is compiled by
+# every surviving file that x86_64 or arm64 can compile is compiled by
 # one of them, and at least 95% of the changed lines of the surviving C
 # files lie in branches one of them compiled. The report, with the reason
 # for each file and hunk left out, is build/coverage/report.txt.
