@@ -44,8 +44,7 @@ report=$BUILD_DIR/bisect/report-$name.txt
 # those that had not taken by the commit before.
 allowed=$BUILD_DIR/bisect/may-not-take-$name
 read -r -a frags <<<"$K_FRAGMENTS"
-sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' \
-	"${frags[@]}" | sort -u >"$allowed"
+fragment_lines "${frags[@]}" | cut -f1 | sort -u >"$allowed"
 # The kernel builds at the depth build/kernels/NAME/kbuild has below
 # build/tree, so that ccache (paths relative to build/) finds the objects
 # of make check's kernel of the same row for every file the commit has as
@@ -75,6 +74,8 @@ for c in $(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}") $commits; do
 	fi
 	built_at=$(manifest "$kdir" built_at)
 	[ "$built_at" != "$c" ] || built=$((built + 1))
+	[ -f "$untaken_file" ] ||
+		die "$name: build.sh left no list of the symbols that did not take ($untaken_file)"
 	# Which requested symbols this commit made settable, or (at the
 	# baseline) which are not yet.
 	note=

@@ -96,14 +96,7 @@ for f in "${frags[@]}"; do abs+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f"
 # but those --may-not-take lists, which are only named in OUT/untaken.
 missing=0
 : >"$out/untaken"
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=*)
-		sym=${line%%=*} want=$line ;;
-	"# CONFIG_"*" is not set")
-		sym=${line#\# }; sym=${sym%% *} want=$line ;;
-	*) continue ;;
-	esac
+while IFS=$'\t' read -r sym want; do
 	have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
 	if [ "$have" != "$want" ] && ! { [ -z "$have" ] && [ "$want" = "# $sym is not set" ]; }; then
 		if grep -qx "$sym" "$may_not_take"; then
@@ -114,7 +107,7 @@ while IFS= read -r line; do
 		echo "chopblock: error: config symbol $sym did not take: requested '$want', got '${have:-undefined}'" >&2
 		missing=$((missing + 1))
 	fi
-done < <(cat "${abs[@]}")
+done < <(fragment_lines "${abs[@]}")
 [ "$missing" -eq 0 ] ||
 	die "$missing requested config symbol(s) did not take for ${name:-$arch} (see $log)"
 untaken=$(grep -c . "$out/untaken" || true)

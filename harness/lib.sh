@@ -304,6 +304,15 @@ pack_cpio() {
 		gzip -1 >"$2.tmp" && mv "$2.tmp" "$2"
 }
 
+# fragment_lines FRAGMENT...: each config line of the fragments as
+# "CONFIG_FOO<TAB>LINE", LINE being "CONFIG_FOO=VALUE" or "# CONFIG_FOO is
+# not set"; comments and blank lines are left out. What a fragment asks
+# for, as configure.sh checks it and bisect.sh lists it.
+fragment_lines() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1\t&/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1\t&/p' "$@"
+}
+
 # series_patches [SERIES]: the patches of a quilt series file, one path a
 # line (relative to the file's folder), validated: a malformed line,
 # a missing or non-format-patch file, a path outside patches/ or a
