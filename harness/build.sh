@@ -248,16 +248,18 @@ fi
 
 kbuild_lock
 
+# What make builds: --target's, or the image and (when configured) modules.
+make_targets=("${targets[@]}")
 if [ -n "$image" ]; then
-	targets=("$(basename "$image_path")")
-	grep -q '^CONFIG_MODULES=y' "$kbuild/.config" && targets+=(modules)
+	make_targets=("$(basename "$image_path")")
+	grep -q '^CONFIG_MODULES=y' "$kbuild/.config" && make_targets+=(modules)
 fi
-info "build: $name: $arch ${targets[*]} from ${tree#"$CHOPBLOCK_ROOT"/}${distcc:+, -j$jobs over distcc ($DISTCC_HOSTS)} (log: $logs/build.log)"
+info "build: $name: $arch ${make_targets[*]} from ${tree#"$CHOPBLOCK_ROOT"/}${distcc:+, -j$jobs over distcc ($DISTCC_HOSTS)} (log: $logs/build.log)"
 start=$SECONDS
-if ! run_logged "$logs/build.log" "build $name" make "${make_args[@]}" "${targets[@]}"; then
+if ! run_logged "$logs/build.log" "build $name" make "${make_args[@]}" "${make_targets[@]}"; then
 	tail_log "$logs/build.log" 40
 	write_manifest FAILED $((SECONDS - start))
 	die "kernel build of $name failed (full log: $logs/build.log)"
 fi
 write_manifest ok $((SECONDS - start))
-info "build: $name done in $((SECONDS - start))s: ${image:-${targets[*]} in $kbuild}"
+info "build: $name done in $((SECONDS - start))s: ${image:-${make_targets[*]} in $kbuild}"
