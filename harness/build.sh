@@ -126,6 +126,9 @@ point_tree() {
 		if [ ! -f "$pkbuild/.config" ] && [ -z "$out_given" ] && [ "$clean" -eq 0 ] &&
 		   seed=$(seed_kernel); then
 			"$h/seed-point.sh" "$seed" "$commit" "$dir" "$pkbuild" >&2
+			# The seed's image is in the copy now: a manifest left from
+			# an earlier build must not make it look up to date.
+			rm -f "$out/manifest"
 		elif [ ! -d "$dir" ]; then
 			git -C "$TREE_DIR" worktree prune
 			git -C "$TREE_DIR" worktree add -q --detach "$dir" "$commit" >&2 ||

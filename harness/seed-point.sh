@@ -55,11 +55,13 @@ changed=$(git -C "$tree" diff --name-only --no-renames "$seed_commit" "$commit" 
 # Files the later patches added go; the others are taken from COMMIT.
 git -C "$tree" diff --name-only -z --no-renames --diff-filter=A "$commit" "$seed_commit" |
 	(cd "$tree" && xargs -0 -r rm -f --)
-if [ -n "$(git -C "$tree" diff --name-only --no-renames --diff-filter=d "$seed_commit" "$commit")" ]; then
-	git -C "$tree" diff --name-only -z --no-renames --diff-filter=d "$seed_commit" "$commit" |
-		git -C "$tree" checkout -q "$commit" --pathspec-from-file=- --pathspec-file-nul ||
+take=$(dirname "$tree")/seed-take
+git -C "$tree" diff --name-only -z --no-renames --diff-filter=d "$seed_commit" "$commit" >"$take"
+if [ -s "$take" ]; then
+	git -C "$tree" checkout -q "$commit" --pathspec-from-file="$take" --pathspec-file-nul ||
 		die "seed-point.sh: could not check out the files of $commit in $tree"
 fi
+rm -f "$take"
 git -C "$tree" reset -q
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no | head -c 1)" ] ||
 	die "seed-point.sh: $tree does not match $commit after the copy"
