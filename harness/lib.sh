@@ -65,6 +65,19 @@ run_logged() {
 	return $rc
 }
 
+# ccache_depend_mode: ccache in its depend mode. By default a miss runs
+# the preprocessor to look the object up, then the compiler, which
+# preprocesses again: on a cold cache that made kernel/ and mm/ of the
+# main kernel 35% slower than plain gcc here (124 s against 92 s). In
+# depend mode a miss is one compile, and the result is stored under the
+# list of headers the compiler's -MMD output names (kbuild always asks for
+# it); a hit is a direct-mode one, as nearly every hit of ours is (12 s
+# for the same objects). What it gives up: a hit for a file whose headers
+# changed only where the preprocessor drops it (another config's #ifdef).
+ccache_depend_mode() {
+	export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
+}
+
 # compiler_setup CROSS: how a kernel build compiles, for the cross prefix
 # CROSS (empty for the host's gcc): KB_CC for make's CC=, KB_JOBS for its
 # -j, KB_DISTCC=distcc when the compiles fan out. ccache (when installed)
@@ -89,6 +102,7 @@ compiler_setup() {
 		# Paths under the base directory are hashed relative to the build
 		# directory: every tree beside build/kernels then shares one cache.
 		export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
+		ccache_depend_mode
 	elif [ -n "$KB_DISTCC" ]; then
 		KB_CC="distcc ${cross}gcc"
 	fi

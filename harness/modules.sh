@@ -44,6 +44,7 @@ make_args=(-C "$tree" O="$kbuild" ARCH="$arch" W=1 KCFLAGS=-Werror)
 if command -v ccache >/dev/null 2>&1; then
 	make_args+=(CC="ccache ${cross}gcc")
 	export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
+	ccache_depend_mode
 fi
 
 n=0
