@@ -208,7 +208,7 @@ fragment() { # FRAGMENT ARCH SOLVED
 		# Only what configs/coverage/$other.config leaves to $a: the files
 		# $other cannot build and those with a changed #if branch.}
 		# Do not edit: change those and run harness/coverage-config.sh again
-		# (tests/host/80-coverage-config.sh fails on a stale fragment). Every
+		# (tests/tree/34-coverage-config.sh fails on a stale fragment). Every
 		# line must take (harness/configure.sh, harness/build.sh).
 		#
 		EOF

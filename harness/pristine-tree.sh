@@ -12,6 +12,10 @@ set -euo pipefail
 case ${1:-} in --help | -h) usage_from_header; exit 0 ;; "") ;; *) die "pristine-tree.sh takes no arguments" ;; esac
 
 dir=$PRISTINE_DIR
+# Tests that run side by side may ask for it at once: one checks it out.
+mkdir -p "$(dirname "$dir")"
+exec 8>"$dir.lock"
+flock 8
 want=$(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG^{commit}") ||
 	die "no pristine baseline in $TREE_DIR (run harness/tree.sh)"
 if [ -d "$dir" ] && [ "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" = "$want" ] &&

@@ -48,6 +48,11 @@ if [ -n "$version" ] && [ "$version" != unknown ] && [ -f "$base_file" ]; then
 	fi
 fi
 
+# make check runs some tests side by side, and several of them ask for the
+# same tree: one extracts it, the others wait here and find it ready.
+mkdir -p "$(dirname "$TREE_DIR")"
+exec 8>"$TREE_DIR.lock"
+flock 8
 sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
 stamp=$TREE_DIR/.git/chopblock-tarball.sha256
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ] &&

@@ -13,12 +13,14 @@
 #      (remnants, checkpatch, hung and crashed guests, analyzer on 6.12,
 #      the other kernels of configs/kernels.list).
 # A test exits 0 to pass, 4 to skip, anything else to fail. Full output of
-# each goes to build/logs/tests/; a failure prints its tail. The last line
-# is "N passed, N failed".
+# each goes to build/logs/tests/; a failure prints its tail. Tests marked
+# "chopblock-parallel: yes" run side by side (harness/test-pool.sh). The last
+# line is "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/harness/lib.sh"
 . "$root/harness/ktap.sh"
+. "$root/harness/test-pool.sh"
 case ${1:-} in --help | -h) usage_from_header; exit 0 ;; "") ;; *) die "tests/run.sh takes no arguments" ;; esac
 logs=$LOG_DIR/tests
 mkdir -p "$logs"
@@ -35,29 +37,11 @@ for t in $(guest_tests "$K_ARCH" "$K_TESTS"); do
 	guest_names+=("${t%.*}")
 done
 
-run_test() {
-	local t=$1 name log rc=0 start=$SECONDS
-
-	name=$(basename "${t%.sh}")
-	log=$logs/$name.log
-	if [ ! -x "$t" ]; then
-		ktap_fail "$name" "not executable (chmod +x ${t#"$root"/})"
-		return
-	fi
-	"$t" >"$log" 2>&1 </dev/null || rc=$?
-	ktap_diag "$name: $((SECONDS - start))s"
-	case $rc in
-	0) ktap_pass "$name" ;;
-	4) ktap_skip "$name" "$(tail -n 1 "$log")" ;;
-	*) ktap_diag_file "$log" 15
-	   ktap_fail "$name" "exit status $rc" ;;
-	esac
-}
-
 ktap_header
 ktap_plan $((${#host_tests[@]} + ${#guest_names[@]} + 1 + ${#tree_tests[@]}))
 ktap_diag "host tests"
-for t in "${host_tests[@]}"; do run_test "$t"; done
+for t in "${host_tests[@]}"; do run_test "$t" "$logs"; done
+finish_all
 
 ktap_diag "main job: harness/run.sh (log: $logs/run.log)"
 rm -f "$main_console"
@@ -83,5 +67,6 @@ else
 fi
 
 ktap_diag "tree tests"
-for t in "${tree_tests[@]}"; do run_test "$t"; done
+for t in "${tree_tests[@]}"; do run_test "$t" "$logs"; done
+finish_all
 ktap_totals

@@ -4,6 +4,7 @@
 # reported honestly, missing, misplaced and short plans, bad numbering, an
 # unfinished run and a crashed guest; it reads what the two KTAP libraries,
 # harness/ktap.sh and guest/ktap.h, emit, and those two agree.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 parse() { awk -f "$root/harness/ktap.awk"; }
 

@@ -3,6 +3,7 @@
 # A missing, truncated or foreign tarball, or too little disk space, stops
 # tree.sh with a one-line error and leaves no tree behind, neither a new
 # one nor a half-extracted one.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 t=$scratch/tree
 run_tree() { "$root/harness/tree.sh" --tree "$t" "$@"; }

@@ -10,6 +10,7 @@
 # tree.sh warns, in one line, when the installed package is not the
 # version the series was made for. apt is never called: the tarballs are
 # given, and stand-ins for apt-get and apt-cache fail loudly.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 soft_checks
 fatal() { echo "FAIL: $*"; exit 1; }

@@ -5,6 +5,7 @@
 # subject prefix without a row are each reported by name and fail, and a
 # patch within its scope passes; then every patch of the real series
 # touches only its own subsystem's files.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 scope() { "$root/harness/patch-scope.sh" "$@"; }
 # fake_patch FILE SUBJECT PATH...: a format-patch file touching PATHs.

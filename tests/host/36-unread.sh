@@ -7,6 +7,7 @@
 # dependency lists). Each change below is one commit on top of the built
 # one, and must be called read (exit 1, naming the file) or unread (exit
 # 0) as a build would have read it.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 soft_checks
 t=$scratch/build/tree

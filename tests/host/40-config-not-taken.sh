@@ -5,6 +5,7 @@
 # configuration run with two kinds of bad line: a symbol that exists
 # nowhere, and one lost to a dependency (OHCI over PCI without PCI).
 # (tests/host/81 checks configure.sh, the step build.sh runs, on its own.)
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 "$root/harness/tree.sh" >/dev/null 2>&1 || fail "harness/tree.sh failed"
 # A kernel list of one row: the main kernel's fragments plus a bad one.

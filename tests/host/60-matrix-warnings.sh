@@ -4,6 +4,7 @@
 # pristine build has too is not blamed on the series even when the series
 # moved its line; a new one is reported and fails the matrix; a kernel
 # list with a bad row is refused with its file and line.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 m=$scratch/matrix
 mkdir -p "$m"

@@ -4,6 +4,7 @@
 # miscompiled without the plugin and right with it; a compiler that gets
 # the probe right is used without a plugin; a miscompiling compiler
 # without plugin headers is refused with a one-line error.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 cc=$(cross_prefix sh)gcc
 probe=$root/toolchain/sh4-treg-probe.c

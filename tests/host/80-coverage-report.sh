@@ -5,6 +5,7 @@
 # it took, did not take, or that depend on macros nothing sets; reasons
 # for what no kernel compiled; the same with no kernel built, and as an
 # estimate from a configuration alone.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 soft_checks
 s=$scratch

@@ -7,6 +7,7 @@
 # touch keep the seed's times, the build directory's paths and links are
 # moved with their times kept, and make then rebuilds only the object of
 # the file that differs. A seed that did not finish is refused.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 s=$scratch/seed t=$s/tree k=$s/kbuild
 mkdir -p "$t" "$k"

@@ -6,6 +6,7 @@
 # with an argument. Run in a mount namespace of its own with an empty
 # /run, so that the host's /run is never touched; no block device of the
 # host is opened. The guest tests (76-82) run it on the emulated drive.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 command -v unshare >/dev/null || skip "unshare (util-linux) is missing"
 [ -f /usr/include/liburing.h ] || skip "liburing-dev is not installed"

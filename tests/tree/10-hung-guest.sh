@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A guest that never finishes is killed at the hard timeout, and the run
 # fails with a one-line error after the last console lines.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 need_kernel
 make_guest "$scratch/guest" <<'INIT'

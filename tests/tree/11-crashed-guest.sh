@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A guest whose kernel panics mid-run (here: init dies after starting its
 # tests) fails the run as a crash, with a short plan, not as a pass.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 need_kernel
 make_guest "$scratch/guest" <<'INIT'

@@ -5,6 +5,7 @@
 # "not ok N name # TIMEOUT"; the tests after it still run, and the host
 # counts the run as failed. Runs the real guest/init and initramfs.sh on
 # the main kernel with three tests of its own.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 need_kernel
 mkdir -p "$scratch/guest/tests"

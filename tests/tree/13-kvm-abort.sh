@@ -6,6 +6,7 @@
 # guest again with TCG, say why, and pass; it does not fail the run. The
 # machine's KVM verdict (/var/cache/chopblock/kvm), which the fallback
 # sets to tcg, is put back afterwards.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 need_kernel
 real=$(command -v "$(arch_fact x86_64 qemu)") || fail "no QEMU for x86_64"

@@ -12,6 +12,7 @@
 #   5. no test of a macro only an SH compiler predefines (__sh__, __SH4__,
 #      ...) outside include/uapi, which is ABI.
 # Runs on the tree as harness/apply.sh left it (branch "series").
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 g() { git -C "$TREE_DIR" "$@"; }
 [ "$(g rev-parse HEAD)" = "$(g rev-parse "$SERIES_BRANCH")" ] || fail "tree is not on branch $SERIES_BRANCH"

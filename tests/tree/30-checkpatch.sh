@@ -9,6 +9,7 @@
 # diff lines too, so a removed assembly label ending in "by:" (arch/sh has
 # resume_rstandby: and test_ustandby:) is read as a "Signed-off-by:"-style
 # tag with no address.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 patches=$(series_patches) || fail "patches/series is malformed"
 [ -n "$patches" ] || { echo "SKIP: the series is empty"; exit 4; }

@@ -3,6 +3,7 @@
 # The out-of-tree test modules (modules/*/*.c) pass the tree's
 # scripts/checkpatch.pl --no-tree -f without errors or warnings, and were
 # built: harness/modules.sh compiles them with W=1 and -Werror.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 n=0
 for src in "$root"/modules/*/*.c; do

@@ -5,6 +5,7 @@
 # get_maintainer.pl on every mail, and the posting taken by
 # git send-email --dry-run and by b4 am, with as many patches as the
 # topic has commits.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 "$root/harness/post.sh" >"$scratch/out" 2>&1 || { tail -n 15 "$scratch/out"; fail "$(tail -n 1 "$scratch/out")"; }
 n=$(grep -c '^chopblock: post: .* ok (' "$scratch/out" || true)

@@ -4,6 +4,7 @@
 # patches/series must stay a quilt series: `quilt push -a` with no fuzz,
 # on a checkout of the pristine baseline, applies every patch it lists,
 # and leaves exactly the tree that git am made (the series branch).
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 command -v quilt >/dev/null || fail "quilt is not installed (harness/deps.sh installs it)"
 git -C "$TREE_DIR" rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null ||

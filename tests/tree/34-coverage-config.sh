@@ -5,6 +5,7 @@
 # line of each takes: main and cover-arm64-rest are checked where they
 # are built; cover-arm64 and cover-arm, which only make cover builds, are
 # configured here.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 [ -x "$root/analyzer/chopblock" ] || fail "the analyzer is not built (make analyzer)"
 "$root/harness/coverage-config.sh" --check >"$scratch/log" 2>&1 ||

@@ -4,6 +4,7 @@
 # read by 6.1's own Kconfig parser) finds every item of seeds 001-006, none
 # of them skipped (6.1 still has them all), and none of the drivers Renesas
 # ARM SoCs use.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 t61=$BUILD_DIR/tree-6.1
 "$root/harness/tree.sh" --tarball /usr/src/linux-source-6.1.tar.xz --tree "$t61" ||

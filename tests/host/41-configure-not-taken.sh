@@ -3,6 +3,7 @@
 # harness/configure.sh, the configuration step without a build, stops on a
 # fragment line that did not take and names it, as build.sh does; a
 # fragment whose lines all take passes.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 "$root/harness/tree.sh" >/dev/null 2>&1 || fail "harness/tree.sh failed"
 conf() { "$root/harness/configure.sh" --tree "$TREE_DIR" --arch x86_64 --out "$scratch/c" "$@"; }
