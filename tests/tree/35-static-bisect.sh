@@ -8,6 +8,7 @@
 # fail: a commit on top of the series that deletes a header surviving code
 # still includes, and names a symbol no Kconfig ever defined, is named
 # with both.
+# chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 # The main job applied the series: the range keeps static-bisect.sh from
 # applying it again.
