@@ -25,7 +25,9 @@ mk() {
 	} >"$t/$1.sh"
 	chmod +x "$t/$1.sh"
 }
-mk 1-slow yes 'sleep 3'
+# 1-slow outlasts 2-fails by seconds, so that 3-quick starts in its time
+# even on a loaded machine (the pool looks once a second).
+mk 1-slow yes 'sleep 6'
 mk 2-fails yes 'sleep 1; echo "the reason it failed"; false'
 mk 3-quick yes 'echo "SKIP: nothing to do here"; exit 4'
 mk 4-alone no 'sleep 1'
