@@ -65,19 +65,6 @@ run_logged() {
 	return $rc
 }
 
-# ccache_depend_mode: ccache in its depend mode. By default a miss runs
-# the preprocessor to look the object up, then the compiler, which
-# preprocesses again: on a cold cache that made kernel/ and mm/ of the
-# main kernel 35% slower than plain gcc here (124 s against 92 s). In
-# depend mode a miss is one compile, and the result is stored under the
-# list of headers the compiler's -MMD output names (kbuild always asks for
-# it); a hit is a direct-mode one, as nearly every hit of ours is (12 s
-# for the same objects). What it gives up: a hit for a file whose headers
-# changed only where the preprocessor drops it (another config's #ifdef).
-ccache_depend_mode() {
-	export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
-}
-
 # compiler_setup CROSS: how a kernel build compiles, for the cross prefix
 # CROSS (empty for the host's gcc): KB_CC for make's CC=, KB_JOBS for its
 # -j, KB_DISTCC=distcc when the compiles fan out. ccache (when installed)
@@ -102,7 +89,15 @@ compiler_setup() {
 		# Paths under the base directory are hashed relative to the build
 		# directory: every tree beside build/kernels then shares one cache.
 		export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD_DIR}
-		ccache_depend_mode
+		# Depend mode: by default a miss runs the preprocessor to look
+		# the object up, then the compiler, which preprocesses again; on
+		# a cold cache kernel/ and mm/ of the main kernel took 124 s
+		# that way against 92 s with plain gcc. In depend mode a miss is
+		# one compile (92 s), stored under the headers kbuild's -MMD
+		# output lists, and a hit a direct-mode one, as nearly all of
+		# ours are (12 s). Given up: a hit for a file whose headers
+		# changed only where the preprocessor drops it.
+		export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 	elif [ -n "$KB_DISTCC" ]; then
 		KB_CC="distcc ${cross}gcc"
 	fi
@@ -275,6 +270,12 @@ touched_warnings() {
 		awk -F: 'FILENAME == "-" { touched[$0] = 1; next } $1 in touched' - "$w"
 }
 
+# header_tag FILE TAG: the value of the first "TAG: VALUE" line of FILE
+# (a comment of a shell or C test).
+header_tag() {
+	sed -n "s/^[#/* ]*$2: *//p" "$1" | head -n 1
+}
+
 # guest_tests ARCH GLOBS: the guest tests of a kernel (GLOBS is the tests
 # column: globs under guest/, or absolute), in order, as absolute paths; a
 # test whose header says "chopblock-arch: A B" runs only on those
@@ -288,7 +289,7 @@ guest_tests() {
 		case $g in /*) ;; *) g=$CHOPBLOCK_ROOT/guest/$g ;; esac
 		for t in $g; do
 			[ -f "$t" ] || continue
-			arches=$(sed -n 's/^[#/* ]*chopblock-arch: *//p' "$t" | head -n 1)
+			arches=$(header_tag "$t" chopblock-arch)
 			[ -z "$arches" ] || [[ " $arches " == *" $arch "* ]] || continue
 			echo "$t"
 		done

@@ -41,11 +41,8 @@ mkdir -p "$OUT" "$(dirname "$log")"
 cross=$(cross_prefix "$arch")
 make_args=(-C "$tree" O="$kbuild" ARCH="$arch" W=1 KCFLAGS=-Werror)
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
-if command -v ccache >/dev/null 2>&1; then
-	make_args+=(CC="ccache ${cross}gcc")
-	export CCACHE_DIR=${CCACHE_DIR:-$MACHINE_CACHE/ccache}
-	ccache_depend_mode
-fi
+compiler_setup "$cross"
+make_args+=(CC="$KB_CC")
 
 n=0
 for dir in "$SRC"/*/; do

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The test runner's pool, for tests/run.sh. Sourced after harness/ktap.sh.
+# The test runner's pool, for tests/run.sh. Sourced after harness/lib.sh
+# and harness/ktap.sh.
 # run_test TEST LOGDIR runs one test and reports it as a KTAP result
 # (exit 0 passes, 4 skips with the log's last line as reason, anything
 # else fails with the log's tail); finish_all waits for those still
@@ -15,7 +16,7 @@
 # take the time of one. Every other test runs alone, once those running
 # have finished. Results are reported as the tests end.
 parallel_ok() {
-	sed -n '1,/^[^#]/p' "$1" | grep -q '^# chopblock-parallel: yes$'
+	[ "$(header_tag "$1" chopblock-parallel)" = yes ]
 }
 
 declare -A running=() started=() logdir=()

@@ -36,6 +36,7 @@ mk 6-noexec yes 'true'
 chmod -x "$t/6-noexec.sh"
 
 out=$(bash -c '
+	. "$1/harness/lib.sh"
 	. "$1/harness/ktap.sh"
 	POOL_JOBS=2
 	. "$1/harness/test-pool.sh"
