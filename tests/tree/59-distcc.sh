@@ -33,7 +33,9 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 grep -q 'listening on' "$scratch/distccd.log" || { cat "$scratch/distccd.log"; fail "distccd did not start"; }
-hosts="127.0.0.1:$port/$(nproc)"
+# One job more than distccd runs: the client preprocesses a job while
+# distccd compiles the others.
+hosts="127.0.0.1:$port/$(($(nproc) + 1))"
 remote() { grep -c 'COMPILE_OK' "$scratch/distccd.log" || true; }
 
 # The whole kernel, as matrix.sh builds it (from a clean build directory
