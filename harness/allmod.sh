@@ -155,7 +155,7 @@ build() {
 	local args=()
 	cross=$(cross_prefix "$a")
 	compiler_setup "$cross"
-	args=(-C "$tree" O="$dir/kbuild" ARCH="$a" -j"${jobs:-$KB_JOBS}" CC="$KB_CC")
+	args=(-C "$tree" O="$dir/kbuild" ARCH="$a" -j"${jobs:-$KB_JOBS}" CC="$KB_CC" HOSTCC="$KB_HOSTCC")
 	[ -z "$cross" ] || args+=(CROSS_COMPILE="$cross")
 	# From a clean build directory: an incremental build prints the
 	# warnings of what it recompiles only (ccache replays the rest).

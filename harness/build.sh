@@ -163,7 +163,7 @@ command -v "${cross}gcc" >/dev/null ||
 compiler_setup "$cross"
 distcc=$KB_DISTCC
 [ -n "$jobs" ] || jobs=$KB_JOBS
-make_args=(-C "$tree" O="$kbuild" ARCH="$arch" -j"$jobs" CC="$KB_CC")
+make_args=(-C "$tree" O="$kbuild" ARCH="$arch" -j"$jobs" CC="$KB_CC" HOSTCC="$KB_HOSTCC")
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
 
 # Debian 12's sh4 gcc compiles wrong code without a plugin (harness/sh4-gcc.sh).

@@ -77,7 +77,10 @@ command -v "${cross}gcc" >/dev/null ||
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-make_args=(-C "$tree" O="$out" ARCH="$arch")
+# The kconfig programs through ccache, as build.sh compiles them; the
+# compiler probes of the Kconfig files run the plain compiler.
+compiler_setup "$cross"
+make_args=(-C "$tree" O="$out" ARCH="$arch" HOSTCC="$KB_HOSTCC")
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
 log=$out/config.log
 abs=()

@@ -42,7 +42,7 @@ cross=$(cross_prefix "$arch")
 make_args=(-C "$tree" O="$kbuild" ARCH="$arch" W=1 KCFLAGS=-Werror)
 [ -z "$cross" ] || make_args+=(CROSS_COMPILE="$cross")
 compiler_setup "$cross"
-make_args+=(CC="$KB_CC")
+make_args+=(CC="$KB_CC" HOSTCC="$KB_HOSTCC")
 
 n=0
 for dir in "$SRC"/*/; do
