@@ -13,7 +13,11 @@
 #    with the MAINTAINERS of the tree the patch applies to (maintainers, supporters and
 #    reviewers are To:, lists Cc:); the cover letter goes to all of them;
 #  - [PATCH net-next n/m] on a patch that touches only drivers/net/, net/ and
-#    include/net/, as netdev's patchwork expects.
+#    include/net/, as netdev's patchwork expects;
+#  - base-commit: the pristine tree, and a prerequisite-patch-id: line for
+#    each commit of the topics patches/prerequisites says it applies on
+#    top of. The mails must apply, in order, to the pristine tree with
+#    just those topics before them (git apply on a scratch index).
 #
 # Then, unless --no-check, the posting must pass what a maintainer's
 # tools would do with it: `git send-email --dry-run` (every mail valid,
@@ -41,6 +45,8 @@ while [ $# -gt 0 ]; do
 done
 topics=$PATCH_DIR/topics
 [ -f "$topics" ] || die "topic table $topics is missing"
+prereqs=$PATCH_DIR/prerequisites
+[ -f "$prereqs" ] || die "prerequisite table $prereqs is missing"
 git -C "$TREE_DIR" rev-parse -q --verify "$SERIES_BRANCH^{commit}" >/dev/null ||
 	die "no branch $SERIES_BRANCH in $TREE_DIR (run harness/apply.sh)"
 if [ "$check" -eq 1 ]; then
@@ -105,6 +111,35 @@ add_header() {
 	mv "$1.new" "$1"
 }
 
+# The topics that topic $1 applies on top of (patches/prerequisites).
+prerequisites() {
+	awk -v t="$1" '!/^[[:space:]]*(#|$)/ && $1 == t { $1 = ""; print }' "$prereqs"
+}
+# first_last TOPIC: the indexes of TOPIC's first and last commits.
+first_last() {
+	awk -v t="$1" '!/^[[:space:]]*(#|$)/ { if ($1 == t) { print i + 0, i + $2 - 1; f = 1; exit } i += $2 }
+		END { if (!f) exit 1 }' "$topics"
+}
+# applies_alone DIR TOPIC: the mails of DIR apply, in order, to the pristine
+# tree with the commits of TOPIC's prerequisites before them.
+applies_alone() {
+	local idx=$BUILD_DIR/post-index.$2 t a b p
+	rm -f "$idx"
+	GIT_INDEX_FILE=$idx git -C "$TREE_DIR" read-tree "$BASELINE_TAG"
+	for t in $(prerequisites "$2"); do
+		read -r a b < <(first_last "$t") || { echo "prerequisite $t of $2 is not a topic"; return 1; }
+		git -C "$TREE_DIR" diff --binary "${commits[$a]}~1" "${commits[$b]}" |
+			GIT_INDEX_FILE=$idx git -C "$TREE_DIR" apply --cached 2>&1 ||
+			{ echo "prerequisite $t does not apply"; return 1; }
+	done
+	for p in "$1"/[0-9][0-9][0-9][0-9]-*.patch; do
+		case $p in */0000-cover-letter.patch) continue ;; esac
+		GIT_INDEX_FILE=$idx git -C "$TREE_DIR" apply --cached "$p" 2>&1 ||
+			{ echo "$(basename "$p") does not apply"; return 1; }
+	done
+	rm -f "$idx"
+}
+
 idx=0 failed=0
 # fd 3: get_maintainer.pl, send-email and b4 must not eat the table.
 while read -r dir count title <&3; do
@@ -121,7 +156,19 @@ while read -r dir count title <&3; do
 	# that holds other things.
 	rm -rf "$d"
 	git -C "$TREE_DIR" format-patch -q --cover-letter --thread=shallow --no-signature \
-		--base="$base" -o "$d" "$base..$tip" || die "format-patch failed for topic $dir"
+		-o "$d" "$base..$tip" || die "format-patch failed for topic $dir"
+	# What it applies to, as --base would say it, but naming only the
+	# topics it needs: --base names every commit before the topic.
+	{
+		echo
+		echo "base-commit: $(git -C "$TREE_DIR" rev-parse "$BASELINE_TAG")"
+		for t in $(prerequisites "$dir"); do
+			read -r a b < <(first_last "$t") || die "$prereqs: $t is not a topic"
+			for ((k = a; k <= b; k++)); do
+				git -C "$TREE_DIR" show "${commits[$k]}" | git patch-id --stable | sed 's/ .*//; s/^/prerequisite-patch-id: /'
+			done
+		done
+	} >>"$d/0000-cover-letter.patch"
 	: >"$d/all.rcpt"
 	n=0
 	for p in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do
@@ -151,6 +198,11 @@ while read -r dir count title <&3; do
 	mv "$c0.new" "$c0"
 	rm -f "$d/all.rcpt" "$d/all.hdr" "$d/blurb"
 	mails=$(ls "$d"/*.patch | wc -l)
+	if [ "$check" -eq 1 ] && ! why=$(applies_alone "$d" "$dir"); then
+		echo "not ok post $dir: the posting does not apply to $BASELINE_TAG: $(echo "$why" | tail -n 1)" >&2
+		failed=$((failed + 1))
+		continue
+	fi
 	if [ "$check" -eq 0 ]; then
 		info "post: $dir: $mails mails in $d"
 		continue

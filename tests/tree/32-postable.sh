@@ -4,7 +4,8 @@
 # cover letter from patches/covers/, To:/Cc: from the tree's
 # get_maintainer.pl on every mail, and the posting taken by
 # git send-email --dry-run and by b4 am, with as many patches as the
-# topic has commits.
+# topic has commits, and applying to the pristine tree with only the
+# topics patches/prerequisites names before it.
 # chopblock-parallel: yes
 . "$(dirname "$0")/../lib.sh"
 "$root/harness/post.sh" >"$scratch/out" 2>&1 || { tail -n 15 "$scratch/out"; fail "$(tail -n 1 "$scratch/out")"; }
