@@ -21,6 +21,8 @@
 # patches/base-version names VERSION. A patch that conflicts (or has
 # nothing left to change) stops it with the patch and its files named, and
 # then nothing has changed: not patches/, not the tag, not the checkout.
+# Every patch that conflicts is named, in one run: the ones after a
+# conflict are tried without it.
 #
 # Tarballs come from what the tree or /usr/src already holds, else from
 # `apt-get download` of the package (into a scratch directory).
@@ -263,7 +265,7 @@ done
 mapfile -t old < <(git -C "$TREE_DIR" rev-list --reverse "$base..HEAD")
 
 tree_git checkout -q -f --detach "$new" >>"$log" 2>&1
-report=()
+report=() conflicts=()
 unchanged=0 moved=0 changed=0
 # The diff of a commit without its blob names, which change whenever
 # anything else in the file did.
@@ -280,10 +282,17 @@ for i in "${!old[@]}"; do
 		if [ -z "$files" ] && git -C "$TREE_DIR" diff --cached --quiet; then
 			undo_and_die "patch $p (#$((i + 1))) changes nothing on $SOURCE_PKG $to (already in it?): drop it from the series first; nothing changed"
 		fi
-		# git's own lines on the conflict, not its hints on going on: the
-		# cherry-pick is aborted.
+		# git's own lines on the conflict, not its hints on going on. The
+		# cherry-pick is aborted and the next patches are tried without
+		# it, so that one run names every patch that needs work (a patch
+		# that builds on this one may conflict only because it is left
+		# out); then nothing is changed.
 		grep -E '^(CONFLICT|error)' "$work/pick.log" >&2 || true
-		undo_and_die "patch $p (#$((i + 1))) conflicts with $SOURCE_PKG $to in ${files% }; nothing changed (patches/, $BASELINE_TAG and the checkout as before)"
+		tree_git cherry-pick --abort >>"$log" 2>&1 ||
+			undo_and_die "could not abort the cherry-pick of $p; nothing changed"
+		conflicts+=("$p (#$((i + 1))) in ${files% }")
+		report+=("$(printf '%-10s %s (%s)' conflicts "$p" "${files% }")")
+		continue
 	fi
 	if [ "$(diff_of "$c")" = "$(diff_of HEAD)" ]; then
 		state=unchanged unchanged=$((unchanged + 1))
@@ -294,6 +303,12 @@ for i in "${!old[@]}"; do
 	fi
 	report+=("$(printf '%-10s %s' "$state" "$p")")
 done
+if [ "${#conflicts[@]}" -eq 1 ]; then
+	undo_and_die "patch ${conflicts[0]/ in / conflicts with $SOURCE_PKG $to in }; nothing changed (patches/, $BASELINE_TAG and the checkout as before)"
+elif [ "${#conflicts[@]}" -gt 1 ]; then
+	printf '%s\n' "${report[@]}" >&2
+	undo_and_die "${#conflicts[@]} patches conflict with $SOURCE_PKG $to: $(printf '%s, ' "${conflicts[@]}" | sed 's/, $//'); nothing changed (patches/, $BASELINE_TAG and the checkout as before)"
+fi
 
 # Export from the new baseline. export.sh knows only the default tree and
 # patches/ (lib.sh's paths follow its own location), so it runs from a

@@ -4,7 +4,7 @@
 # five versions and a series of three patches in two topics: a clean move
 # re-exports patches/ and tells an unchanged patch from one whose hunk
 # moved and one whose context changed; a conflict names the patch and the
-# file and changes nothing; a bad version is one error line and changes
+# file and changes nothing, and two conflicts are both named in one run; a bad version is one error line and changes
 # nothing, and so does a patch the new version already has; a tree that
 # already holds the new version is used as it is.
 # tree.sh warns, in one line, when the installed package is not the
@@ -56,6 +56,12 @@ cp -a "$s/v2" "$s/v5"
 kernel "$s/v5" 5
 sed -i 's/^a line 10$/a line 10 patched/' "$s/v5/linux-source-6.12/drivers/a.c"
 pack "$s/v5"
+# 6.12.6: changes the lines of a.c and of c.c that two patches change.
+cp -a "$s/v2" "$s/v6"
+kernel "$s/v6" 6
+sed -i 's/^a line 10$/a line 10 (v6)/' "$s/v6/linux-source-6.12/drivers/a.c"
+sed -i 's/^c line 20$/c line 20 (v6)/' "$s/v6/linux-source-6.12/drivers/c.c"
+pack "$s/v6"
 
 # ---- the series, made for 6.12.1: topics "one" (a.c, b.c) and "two" (c.c) ----
 src=$s/src
@@ -202,6 +208,9 @@ state >"$s/before"
 expect_error "patch $p3 \(#3\) conflicts with linux-source-6.12 6\.12\.3-1 in drivers/c\.c; nothing changed" \
 	rebase --tarball "$(tarball 3)" 6.12.3-1
 same_state "$s/before" "a conflict after two moved patches"
+expect_error "2 patches conflict with linux-source-6.12 6\.12\.6-1: $p1 \(#1\) in drivers/a\.c, $p3 \(#3\) in drivers/c\.c; nothing changed" \
+	rebase --tarball "$(tarball 6)" 6.12.6-1
+same_state "$s/before" "two conflicts, both named in one run,"
 expect_error "patch $p1 \(#1\) changes nothing on linux-source-6.12 6\.12\.5-1 \(already in it\?\)" \
 	rebase --tarball "$(tarball 5)" 6.12.5-1
 same_state "$s/before" "a patch already in the new version"
