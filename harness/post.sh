@@ -121,7 +121,8 @@ first_last() {
 		END { if (!f) exit 1 }' "$topics"
 }
 # applies_alone DIR TOPIC: the mails of DIR apply, in order, to the pristine
-# tree with the commits of TOPIC's prerequisites before them.
+# tree with only the commits of TOPIC's prerequisites before them (a
+# scratch index: the checkout is not touched).
 applies_alone() {
 	local idx=$BUILD_DIR/post-index.$2 t a b p
 	rm -f "$idx"
@@ -199,6 +200,7 @@ while read -r dir count title <&3; do
 	rm -f "$d/all.rcpt" "$d/all.hdr" "$d/blurb"
 	mails=$(ls "$d"/*.patch | wc -l)
 	if [ "$check" -eq 1 ] && ! why=$(applies_alone "$d" "$dir"); then
+		rm -f "$BUILD_DIR/post-index.$dir"
 		echo "not ok post $dir: the posting does not apply to $BASELINE_TAG: $(echo "$why" | tail -n 1)" >&2
 		failed=$((failed + 1))
 		continue
