@@ -6,7 +6,8 @@
 #  - binding pktcdvd0 to the CD drive with udftools' pktsetup prints the
 #    deprecation warning, and a second binding later in the same boot does
 #    not print it again: the log holds it exactly once (if an earlier test
-#    bound a packet device in this boot, it was printed then);
+#    bound a packet device in this boot, it was printed then), as a line
+#    of its own with a single "pktcdvd: " prefix;
 #  - /dev/pktcdvd/pktcdvd0 appears, and "pktsetup -d" removes it again;
 # Reading and writing through a packet device needs a rewritable disc,
 # which QEMU's drive cannot hold (pktcdvd refuses to open it: "pkt_get_
@@ -61,6 +62,14 @@ if [ "$n1" -eq 1 ]; then
 else
 	log_since "$l0"
 	fail "after binding the deprecation warning is in the log $n1 time(s), expected exactly 1"
+fi
+# The whole line, timestamp aside: one "pktcdvd: " prefix (pr_fmt adds
+# it; the message must not carry a second), nothing before or after.
+if [ "$(dmesg | sed 's/^\[[^]]*\] *//' | grep -c -x -F "$PKTCDVD_DEPRECATION")" -eq 1 ]; then
+	ok "the warning is a line of its own, with one pktcdvd: prefix"
+else
+	dmesg | grep -F 'deprecated' | tail -n 3
+	fail "the warning is not a line of its own with one pktcdvd: prefix"
 fi
 
 # devtmpfs creates the node when the disk is added; allow it a moment.
