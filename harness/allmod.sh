@@ -47,7 +47,7 @@ done
 [ "${#arches[@]}" -gt 0 ] || arches=(x86_64 arm64)
 [ -z "$jobs" ] || [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "allmod.sh: --jobs wants a positive number, not '$jobs'"
 for a in "${arches[@]}"; do
-	arch_list | grep -qx "$a" || die "allmod.sh: no architecture '$a' in configs/arches.list"
+	grep -qx "$a" <<<"$(arch_list)" || die "allmod.sh: no architecture '$a' in configs/arches.list"
 	cross=$(cross_prefix "$a")
 	command -v "${cross}gcc" >/dev/null || die "compiler ${cross}gcc for ARCH=$a is missing (install gcc-${cross%-})"
 done

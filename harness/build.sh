@@ -175,7 +175,7 @@ fi
 
 read -r -a fragments <<<"$K_FRAGMENTS"
 commit=$(git -C "$tree" rev-parse HEAD)
-dirty=$(git -C "$tree" status --porcelain --untracked-files=no | head -c 1)
+dirty=$(git -C "$tree" status --porcelain --untracked-files=no)
 # What the build is made of: when it is the same and the last build of
 # it succeeded, there is nothing to do.
 inputs=$(printf '%s\n' "$arch" "$K_BASE" "$commit" "$extra_cflags" "$(cat "${fragments[@]}")" "${targets[*]}" |

@@ -71,7 +71,7 @@ frag_beyond() { case $1 in *-beyond-*) echo "${1#*-beyond-}" ;; esac; }
 arches=()
 for f in "${frags[@]}"; do
 	for a in $(frag_arch "$f") $(frag_beyond "$f"); do
-		printf '%s\n' "${arches[@]}" | grep -qx "$a" || arches+=("$a")
+		grep -qx "$a" <<<"$(printf '%s\n' "${arches[@]}")" || arches+=("$a")
 	done
 done
 data=$CONFIG_DIR/coverage

@@ -135,7 +135,7 @@ for n in "${names[@]}"; do
 		arch=$(manifest "$dir" arch)
 		if [ "$(manifest "$dir" result)" = ok ]; then state=built; fi
 	fi
-	if [ "$arch" = "?" ] && kernel_list 2>/dev/null | grep -qx "$n"; then
+	if [ "$arch" = "?" ] && grep -qx "$n" <<<"$(kernel_list 2>/dev/null)"; then
 		kernel_row "$n"
 		arch=$K_ARCH
 	fi

@@ -18,7 +18,7 @@ bb=$dir/root/bin/busybox
 if [ ! -x "$bb" ]; then
 	log=$dir/apt.log
 	mkdir -p "$dir"
-	if ! dpkg --print-foreign-architectures | grep -qx "$debarch"; then
+	if ! grep -qx "$debarch" <<<"$(dpkg --print-foreign-architectures)"; then
 		[ "$(id -u)" -eq 0 ] || die "busybox-static:$debarch is needed: run as root (dpkg --add-architecture $debarch)"
 		info "deps: adding the $debarch architecture to dpkg for busybox-static:$debarch"
 		dpkg --add-architecture "$debarch"

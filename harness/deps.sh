@@ -26,7 +26,7 @@ fi
 
 missing=()
 for p in $(echo $PACKAGES | tr " " "\n" | sort -u); do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+	grep -q 'install ok installed' <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" ||
 		missing+=("$p")
 done
 [ "${#missing[@]}" -eq 0 ] && exit 0

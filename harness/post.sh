@@ -147,7 +147,7 @@ while read -r dir count title <&3; do
 	case $dir in "" | \#*) continue ;; esac
 	first=$idx
 	idx=$((idx + count))
-	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$dir"; then continue; fi
+	if [ "${#want[@]}" -gt 0 ] && ! grep -qx "$dir" <<<"$(printf '%s\n' "${want[@]}")"; then continue; fi
 	[ "$idx" -le "${#commits[@]}" ] || die "$topics: the topics hold more commits than $SERIES_BRANCH (${#commits[@]})"
 	cover=$PATCH_DIR/covers/$dir.txt
 	[ -s "$cover" ] || die "topic $dir has no cover letter ($cover)"
@@ -181,10 +181,14 @@ while read -r dir count title <&3; do
 		cat "$p.rcpt" >>"$d/all.rcpt"
 		header "$p.rcpt" >"$p.hdr"
 		add_header "$p" "$p.hdr"
-		if ! git -C "$TREE_DIR" diff-tree --no-commit-id --name-only -r "$c" | grep -qvE '^(drivers/net|net|include/net)/'; then
+		# Into a file, not a pipe: under pipefail grep -q leaving early
+		# on a long list kills diff-tree, and the pipeline reads as
+		# "networking only".
+		git -C "$TREE_DIR" diff-tree --no-commit-id --name-only -r "$c" >"$p.files"
+		if [ -s "$p.files" ] && ! grep -qvE '^(drivers/net|net|include/net)/' "$p.files"; then
 			sed -i '0,/^Subject: \[PATCH /s//Subject: [PATCH net-next /' "$p"
 		fi
-		rm -f "$p.rcpt" "$p.hdr"
+		rm -f "$p.rcpt" "$p.hdr" "$p.files"
 	done
 	# The cover letter: the subject and text of patches/covers/DIR.txt.
 	c0=$d/0000-cover-letter.patch
