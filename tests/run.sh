@@ -54,7 +54,8 @@ rm -f "$main_console"
 build_pid=
 if "$root/harness/deps.sh" >>"$logs/run.log" 2>&1 && "$root/harness/tree.sh" >>"$logs/run.log" 2>&1 &&
    "$root/harness/apply.sh" >>"$logs/run.log" 2>&1; then
-	"$root/harness/build.sh" main >"$logs/main-build.log" 2>&1 &
+	: >"$logs/main-build.log"
+	"$root/harness/build.sh" main >>"$logs/main-build.log" 2>&1 &
 	build_pid=$!
 	# Its progress, as the main job would show it.
 	tail -n +1 -f --pid="$build_pid" "$logs/main-build.log" | sed -u 's/^/# /' &
