@@ -196,7 +196,7 @@ while IFS= read -r f; do
 	if [ -z "$where" ]; then
 		for s in $syms; do
 			k=$(grep -l -E "^[[:space:]]*select[[:space:]]+${s#CONFIG_}([[:space:]]|$)" \
-				"$PRISTINE_DIR"/arch/*/Kconfig* 2>/dev/null | grep -v '/arch/sh/' | head -n 1)
+				"$PRISTINE_DIR"/arch/*/Kconfig* 2>/dev/null | grep -v '/arch/sh/' | head -n 1 || true)
 			if [ -n "$k" ]; then
 				where="selected by ${k#"$PRISTINE_DIR"/} ($s)"
 				break
