@@ -5,8 +5,10 @@
 #
 # Apply patches/series (or FILE, a quilt series file) to a fresh branch
 # cut from the pristine baseline, after validating the whole series file
-# (harness/lib.sh series_patches). The branch is recreated on every run, so a rerun is idempotent, and a
-# patch that does not apply leaves the tree at the pristine commit, never
+# (harness/lib.sh series_patches). The branch is recreated from the
+# baseline unless the same series is applied there already (the same
+# patches, the checkout clean), so a rerun is idempotent, and a patch that
+# does not apply leaves the tree at the pristine commit, never
 # half-patched: git am is aborted and the checkout reset.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +29,24 @@ patches=()
 for p in $names; do patches+=("$(dirname "$series")/$p"); done
 
 cd "$TREE_DIR"
+# Applied already, by a run that left the branch, the checkout and the
+# patches as they are: nothing to do. Applying again would rewrite every
+# file the series touches with a new mtime, and kbuild would recompile,
+# in every kernel built from this tree or seeded from one of its builds,
+# all that includes them, although the commits come out the same.
+stamp=$(git rev-parse --git-dir)/chopblock-applied
+sum=$({ git rev-parse "$BASELINE_TAG^{commit}"; cat "$series" "${patches[@]+"${patches[@]}"}"; } |
+	sha256sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$sum" ] &&
+   [ "$(git symbolic-ref -q HEAD)" = "refs/heads/$SERIES_BRANCH" ] &&
+   [ "$(git rev-parse HEAD)" = "$(sed -n 2p "$stamp")" ] &&
+   [ ! -d "$(git rev-parse --git-dir)/rebase-apply" ] &&
+   [ -z "$(git status --porcelain --untracked-files=no)" ] &&
+   [ -z "$(git clean -n -d -x)" ]; then
+	info "apply: ${#patches[@]} patch(es) already applied on branch $SERIES_BRANCH"
+	exit 0
+fi
+rm -f "$stamp"
 git am --abort >/dev/null 2>&1 || true
 tree_git checkout -q -f -B "$SERIES_BRANCH" "$BASELINE_TAG"
 # Only ignored build products could be left; the tree is built out of tree,
@@ -50,4 +70,5 @@ for p in "${patches[@]+"${patches[@]}"}"; do
 	fi
 	echo "applied $name" >>"$log"
 done
+printf '%s\n%s\n' "$sum" "$(git rev-parse HEAD)" >"$stamp"
 info "apply: $n patch(es) applied on branch $SERIES_BRANCH"

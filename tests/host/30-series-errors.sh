@@ -49,6 +49,29 @@ make_patch() { # NAME FILE SED-EXPRESSION
 }
 make_patch 0001-test-good COPYING '$a chopblock test line'
 make_patch 0002-test-bad README '1s/.*/this is not the first line/'
+# A series applied already is not applied again: the same patches on a
+# clean checkout of the branch leave every file, and its mtime, alone
+# (kbuild would otherwise recompile what includes them); a changed patch
+# is applied afresh.
+printf '0001-test-good.patch\n' >"$scratch/p/good-series"
+apply "$scratch/p/good-series" >/dev/null 2>&1 || fail "a series of one good patch did not apply"
+before=$(stat -c %Y.%y "$TREE_DIR/COPYING")
+sleep 1
+out=$(apply "$scratch/p/good-series" 2>&1) || fail "the second apply of the same series failed: $out"
+echo "$out" | grep -q 'already applied' || fail "the same series was applied again: $out"
+[ "$(stat -c %Y.%y "$TREE_DIR/COPYING")" = "$before" ] || fail "COPYING was rewritten by the second apply"
+ok "the same series on a clean checkout is not applied again"
+sed -i 's/chopblock test line/chopblock test line, changed/' "$scratch/p/0001-test-good.patch"
+out=$(apply "$scratch/p/good-series" 2>&1) || fail "the changed patch did not apply: $out"
+echo "$out" | grep -q 'already applied' && fail "a changed patch was not applied afresh"
+tail -n 1 "$TREE_DIR/COPYING" | grep -qx 'chopblock test line, changed' || fail "COPYING does not have the changed line"
+ok "a changed patch is applied afresh"
+echo stray >>"$TREE_DIR/COPYING"
+out=$(apply "$scratch/p/good-series" 2>&1) || fail "apply failed on a modified checkout: $out"
+echo "$out" | grep -q 'already applied' && fail "a modified checkout counted as applied"
+[ -z "$(git -C "$TREE_DIR" status --porcelain --untracked-files=no)" ] || fail "the modified file survived the apply"
+ok "a modified checkout is applied afresh"
+
 # Break the second patch's context.
 sed -i 's/^-Linux kernel$/-Linux kernel, but not this one/' "$scratch/p/0002-test-bad.patch"
 printf '0001-test-good.patch\n0002-test-bad.patch\n' >"$scratch/p/series"
