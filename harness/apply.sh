@@ -34,13 +34,14 @@ cd "$TREE_DIR"
 # file the series touches with a new mtime, and kbuild would recompile,
 # in every kernel built from this tree or seeded from one of its builds,
 # all that includes them, although the commits come out the same.
-stamp=$(git rev-parse --git-dir)/chopblock-applied
+git_dir=$(git rev-parse --git-dir)
+stamp=$git_dir/chopblock-applied
 sum=$({ git rev-parse "$BASELINE_TAG^{commit}"; cat "$series" "${patches[@]+"${patches[@]}"}"; } |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$sum" ] &&
    [ "$(git symbolic-ref -q HEAD)" = "refs/heads/$SERIES_BRANCH" ] &&
    [ "$(git rev-parse HEAD)" = "$(sed -n 2p "$stamp")" ] &&
-   [ ! -d "$(git rev-parse --git-dir)/rebase-apply" ] &&
+   [ ! -d "$git_dir/rebase-apply" ] &&
    [ -z "$(git status --porcelain --untracked-files=no)" ] &&
    [ -z "$(git clean -n -d -x)" ]; then
 	info "apply: ${#patches[@]} patch(es) already applied on branch $SERIES_BRANCH"
