@@ -2,7 +2,8 @@
 /*
  * pktublk: the command line, in the manner of udftools' pktsetup.
  *
- *   pktublk [-f] [-w USEC] [-q DEPTH] NAME DEVICE   set up /dev/pktcdvd/NAME
+ *   pktublk [-f] [-w USEC] [-q DEPTH] [-t SEC] [-p auto|on|off] NAME DEVICE
+ *                                                   set up /dev/pktcdvd/NAME
  *   pktublk -d NAME                                 tear it down
  *   pktublk -s                                      show what is set up
  *
@@ -68,13 +69,16 @@ void note(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " [-f] [-w USEC] [-q DEPTH] [-t SEC] NAME DEVICE  set up " LINK_DIR "/NAME on DEVICE\n"
-		"       " PROG " -d NAME                                tear NAME down\n"
-		"       " PROG " -s                                     show what is set up\n"
+		"usage: " PROG " [-f] [-w USEC] [-q DEPTH] [-t SEC] [-p MODE] NAME DEVICE\n"
+		"                  set up " LINK_DIR "/NAME on DEVICE\n"
+		"       " PROG " -d NAME  tear NAME down\n"
+		"       " PROG " -s       show what is set up\n"
 		"  -f        stay in the foreground (for a service manager), log to stderr\n"
 		"  -w USEC   gather window of a partial packet (default 5000)\n"
 		"  -q DEPTH  requests in flight (default 32)\n"
-		"  -t SEC    timeout of a read or write command (default 30; SG_IO takes 7 at least)\n");
+		"  -t SEC    timeout of a read or write command (default 30; SG_IO takes 7 at least)\n"
+		"  -p MODE   a second thread writes packets while the next ones are copied:\n"
+		"            auto (default: with more than one CPU), on, off\n");
 }
 
 static void die(const char *fmt, ...) __printf(1, 2)
@@ -609,7 +613,8 @@ static unsigned int number(const char *s, unsigned int min, unsigned int max,
 int main(int argc, char **argv)
 {
 	struct setup su = {
-		.opts = { .queue_depth = 32, .gather_us = 5000 },
+		.opts = { .queue_depth = 32, .gather_us = 5000,
+			  .drive_thread = -1 },
 		.report_fd = -1, .name_lock = -1, .drive_lock = -1,
 		.timeout_s = 30,
 	};
@@ -617,7 +622,7 @@ int main(int argc, char **argv)
 	bool list = false;
 	int c;
 
-	while ((c = getopt(argc, argv, "d:sfw:q:t:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:sfw:q:t:p:h")) != -1) {
 		switch (c) {
 		case 'd':
 			del = optarg;
@@ -638,6 +643,16 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			su.timeout_s = number(optarg, 1, 3600, "the timeout");
+			break;
+		case 'p':
+			if (!strcmp(optarg, "auto"))
+				su.opts.drive_thread = -1;
+			else if (!strcmp(optarg, "on"))
+				su.opts.drive_thread = 1;
+			else if (!strcmp(optarg, "off"))
+				su.opts.drive_thread = 0;
+			else
+				die("-p is auto, on or off, not '%s'", optarg);
 			break;
 		case 'h':
 			usage(stdout);

@@ -75,6 +75,7 @@ const char *mmc_profile_name(uint16_t profile);
 struct server_opts {
 	unsigned int queue_depth;
 	unsigned int gather_us;		/* the gather window */
+	int drive_thread;		/* -1: with more than one CPU; 0, 1 */
 };
 
 struct server;

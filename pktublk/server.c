@@ -4,7 +4,8 @@
  * block, io_min, io_opt, chunk and maximum request size are one packet,
  * so that the block layer never hands us a request that crosses a packet
  * boundary, with a volatile write cache (a flush becomes SYNCHRONIZE
- * CACHE). One queue, served by one thread on one io_uring.
+ * CACHE). One queue, served by one thread on one io_uring (and, for
+ * runs of whole packets, a second thread that talks to the drive).
  *
  * A write that covers a whole packet goes to the drive at once. Any other
  * write is gathered: its frames are copied into the packet's buffer, and
@@ -13,9 +14,20 @@
  * before a flush, or when the buffers run out; the frames no write
  * covered are read from the disc first. A waiting request completes only
  * after the drive accepted its packet, with -EIO when it did not. Reads
- * see the frames of a packet still being gathered. Contiguous reads, and
- * contiguous whole-packet writes, that arrive together go to the drive as
- * one command (SG_IO with an iovec of their buffers).
+ * see the frames of a packet still being gathered. Contiguous reads that
+ * arrive together go to the drive as one command (SG_IO with an iovec of
+ * their buffers); so do contiguous whole-packet writes, as many of them as
+ * are ready when the drive is free.
+ *
+ * The device copies nothing by itself (UBLK_F_USER_COPY): a write's data
+ * is read from the request with pread() on the ublk character device,
+ * and a read's data is written into it with pwrite(). That lets a run of
+ * whole-packet writes overlap its two copies on a machine of more than
+ * one CPU: while a second thread, the drive thread, hands packets to the
+ * drive (which copies them onto the disc), the I/O thread copies the next
+ * ones out of their requests. With the driver's own copy, which ran
+ * before we saw the requests, the two copies could only follow each
+ * other.
  *
  * Control commands (add, parameters, start, stop, delete) go through
  * /dev/ublk-control on a second ring with 128-byte SQEs; liburing 2.3 has
@@ -56,10 +68,19 @@ struct pending {
 	struct timespec since;
 };
 
+/* Whole packets for the drive thread to write. */
+struct drive_job {
+	uint32_t lba;
+	uint32_t frames;
+	uint8_t *buf;
+	int ret;			/* 0, or what mmc_writev() answered */
+};
+
 struct server {
 	struct drive *d;
 	unsigned int qd;
 	unsigned int gather_us;
+	int drive_thread;		/* as in server_opts */
 	uint32_t packet;		/* frames */
 	size_t packet_bytes;
 
@@ -82,6 +103,19 @@ struct server {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int thread_state;		/* 0 starting, 1 serving, <0 -errno */
+
+	/* the drive thread: whole packets of a write run, in order */
+	bool pipelined;			/* the drive thread runs */
+	pthread_t dthread;
+	bool dthread_running;
+	pthread_mutex_t dlock;
+	pthread_cond_t dcond;
+	struct drive_job djob[MAX_RUN];
+	unsigned int dqueued;		/* jobs handed over */
+	unsigned int ddone;		/* jobs the drive answered */
+	bool dstop;
+	unsigned long run_packets;	/* written by write_jobs() */
+	unsigned long run_commands;
 
 	struct io_uring ring;
 	unsigned int live;		/* tags the driver still serves */
@@ -214,12 +248,15 @@ int server_create(struct server **sp, struct drive *d,
 	s->d = d;
 	s->qd = o->queue_depth;
 	s->gather_us = o->gather_us;
+	s->drive_thread = o->drive_thread;
 	s->packet = d->packet;
 	s->packet_bytes = (size_t)d->packet * FRAME_SIZE;
 	s->ctrl_fd = -1;
 	s->cdev_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
+	pthread_mutex_init(&s->dlock, NULL);
+	pthread_cond_init(&s->dcond, NULL);
 	*sp = s;
 
 	ret = open_control(&s->ctrl, &s->ctrl_fd, why, whylen);
@@ -288,12 +325,43 @@ static void queue_io_cmd(struct server *s, uint32_t op, uint16_t tag,
 	cmd->q_id = 0;
 	cmd->tag = tag;
 	cmd->result = result;
-	cmd->addr = (uintptr_t)s->bufs[tag];
+	cmd->addr = 0;		/* user copy: the driver maps no buffer */
 }
 
 static void complete(struct server *s, uint16_t tag, int result)
 {
 	queue_io_cmd(s, UBLK_U_IO_COMMIT_AND_FETCH_REQ, tag, result);
+}
+
+/* Where the data of request TAG is, for pread() and pwrite() (queue 0). */
+static off_t data_pos(uint16_t tag)
+{
+	return UBLKSRV_IO_BUF_OFFSET + ((off_t)tag << UBLK_TAG_OFF);
+}
+
+/* A write's data, copied out of its request. */
+static int fetch_data(struct server *s, uint16_t tag, uint8_t *dst,
+		      size_t len)
+{
+	ssize_t n = pread(s->cdev_fd, dst, len, data_pos(tag));
+
+	if (n == (ssize_t)len)
+		return 0;
+	note("tag %u: copying the write's data failed: %s", tag,
+	     n < 0 ? strerror(errno) : "short read");
+	return -EIO;
+}
+
+/* A read's data, copied into its request. */
+static int give_data(struct server *s, uint16_t tag, size_t len)
+{
+	ssize_t n = pwrite(s->cdev_fd, s->bufs[tag], len, data_pos(tag));
+
+	if (n == (ssize_t)len)
+		return 0;
+	note("tag %u: copying the read's data failed: %s", tag,
+	     n < 0 ? strerror(errno) : "short write");
+	return -EIO;
 }
 
 static bool test_frame(const uint64_t *map, unsigned int i)
@@ -399,6 +467,10 @@ static void do_write(struct server *s, uint16_t tag, uint32_t lba,
 	struct pending *p = find_pending(s, packet);
 	int ret;
 
+	if (fetch_data(s, tag, s->bufs[tag], (size_t)frames * FRAME_SIZE)) {
+		complete(s, tag, -EIO);
+		return;
+	}
 	if (!p && !off && frames == s->packet) {
 		ret = mmc_write(s->d, lba, frames, s->bufs[tag]);
 		if (ret)
@@ -453,7 +525,8 @@ static void do_read(struct server *s, uint16_t tag, uint32_t lba,
 		return;
 	}
 	overlay_pending(s, tag, lba, frames);
-	complete(s, tag, frames * FRAME_SIZE);
+	ret = give_data(s, tag, (size_t)frames * FRAME_SIZE);
+	complete(s, tag, ret ? -EIO : (int)(frames * FRAME_SIZE));
 }
 
 static uint8_t req_op(const struct server *s, uint16_t tag)
@@ -532,13 +605,14 @@ static enum run_kind run_kind(struct server *s, uint16_t tag)
 	return RUN_NONE;
 }
 
-/* Contiguous requests of one kind: one READ or WRITE (10) for them all. */
-static void do_run(struct server *s, const uint16_t *tags, unsigned int n,
-		   enum run_kind kind)
+/* Contiguous reads: one READ (10) for them all. */
+static void do_read_run(struct server *s, const uint16_t *tags,
+			unsigned int n)
 {
 	struct sg_iovec iov[MAX_RUN];
 	uint32_t lba = req_lba(s, tags[0]), frames = 0;
 	unsigned int i;
+	size_t len;
 	int ret;
 
 	for (i = 0; i < n; i++) {
@@ -546,27 +620,137 @@ static void do_run(struct server *s, const uint16_t *tags, unsigned int n,
 		iov[i].iov_len = (size_t)req_frames(s, tags[i]) * FRAME_SIZE;
 		frames += req_frames(s, tags[i]);
 	}
-	if (kind == RUN_READ)
-		ret = mmc_readv(s->d, lba, frames, iov, n);
-	else
-		ret = mmc_writev(s->d, lba, frames, iov, n);
+	ret = mmc_readv(s->d, lba, frames, iov, n);
 	if (ret)
-		note("%s of %u frames at %u failed (%d, sense %x/%02x/%02x)",
-		     kind == RUN_READ ? "read" : "write", frames, lba, ret,
-		     s->d->last.key, s->d->last.asc, s->d->last.ascq);
+		note("read of %u frames at %u failed (%d, sense %x/%02x/%02x)",
+		     frames, lba, ret, s->d->last.key, s->d->last.asc,
+		     s->d->last.ascq);
 	for (i = 0; i < n; i++) {
-		if (kind == RUN_READ && !ret)
+		len = (size_t)req_frames(s, tags[i]) * FRAME_SIZE;
+		if (!ret) {
 			overlay_pending(s, tags[i], req_lba(s, tags[i]),
 					req_frames(s, tags[i]));
-		complete(s, tags[i], ret ? -EIO :
-			 (int)(req_frames(s, tags[i]) * FRAME_SIZE));
+			if (give_data(s, tags[i], len)) {
+				complete(s, tags[i], -EIO);
+				continue;
+			}
+		}
+		complete(s, tags[i], ret ? -EIO : (int)len);
 	}
 }
 
 /*
- * The requests one wait brought, in their order; runs of contiguous reads
- * or of contiguous whole-packet writes go to the drive as one command (a
- * 1 MiB write arrives as one request a packet).
+ * Write the jobs [first, end) that are contiguous from the first on as
+ * one WRITE (10) with an iovec; returns how many that was.
+ */
+static unsigned int write_jobs(struct server *s, unsigned int first,
+			       unsigned int end)
+{
+	struct sg_iovec iov[MAX_RUN];
+	uint32_t lba = s->djob[first].lba, frames = 0;
+	unsigned int n, i;
+	int ret;
+
+	for (n = 0; first + n < end; n++) {
+		const struct drive_job *j = &s->djob[first + n];
+
+		if (j->lba != lba + frames)
+			break;
+		iov[n].iov_base = j->buf;
+		iov[n].iov_len = (size_t)j->frames * FRAME_SIZE;
+		frames += j->frames;
+	}
+	ret = mmc_writev(s->d, lba, frames, iov, n);
+	if (ret)
+		note("write of %u frames at %u failed (%d, sense %x/%02x/%02x)",
+		     frames, lba, ret, s->d->last.key, s->d->last.asc,
+		     s->d->last.ascq);
+	for (i = 0; i < n; i++)
+		s->djob[first + i].ret = ret;
+	s->run_packets += n;
+	s->run_commands++;
+	return n;
+}
+
+/*
+ * The drive thread: it writes the packets the I/O thread hands over, in
+ * order, each time as many contiguous ones as are waiting (one WRITE (10)
+ * with an iovec), until it is told to stop.
+ */
+static void *drive_thread(void *arg)
+{
+	struct server *s = arg;
+	unsigned int first, end, n;
+
+	/* Memory this thread needs must not wait for our own device. */
+	if (prctl(PR_SET_IO_FLUSHER, 1, 0, 0, 0))
+		note("PR_SET_IO_FLUSHER: %s", strerror(errno));
+	pthread_mutex_lock(&s->dlock);
+	for (;;) {
+		while (!s->dstop && s->ddone == s->dqueued)
+			pthread_cond_wait(&s->dcond, &s->dlock);
+		if (s->ddone == s->dqueued)
+			break;
+		first = s->ddone;
+		end = s->dqueued;
+		pthread_mutex_unlock(&s->dlock);
+		n = write_jobs(s, first, end);
+		pthread_mutex_lock(&s->dlock);
+		s->ddone += n;
+		pthread_cond_broadcast(&s->dcond);
+	}
+	pthread_mutex_unlock(&s->dlock);
+	return NULL;
+}
+
+/*
+ * Contiguous whole-packet writes: each packet is copied out of its
+ * request and handed to the drive thread at once, so that the drive takes
+ * one packet while the next is being copied (without the drive thread,
+ * all are copied, then written). A request completes after the drive
+ * answered for its packet, with -EIO when it refused it.
+ */
+static void do_write_run(struct server *s, const uint16_t *tags,
+			 unsigned int n)
+{
+	int job[MAX_RUN];
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; i < n; i++) {
+		len = (size_t)req_frames(s, tags[i]) * FRAME_SIZE;
+		job[i] = -1;
+		if (fetch_data(s, tags[i], s->bufs[tags[i]], len))
+			continue;
+		pthread_mutex_lock(&s->dlock);
+		job[i] = s->dqueued;
+		s->djob[s->dqueued++] = (struct drive_job){
+			.lba = req_lba(s, tags[i]),
+			.frames = req_frames(s, tags[i]),
+			.buf = s->bufs[tags[i]],
+		};
+		pthread_cond_broadcast(&s->dcond);
+		pthread_mutex_unlock(&s->dlock);
+	}
+	/* without the drive thread, all of them now */
+	while (!s->pipelined && s->ddone < s->dqueued)
+		s->ddone += write_jobs(s, s->ddone, s->dqueued);
+	pthread_mutex_lock(&s->dlock);
+	while (s->ddone < s->dqueued)
+		pthread_cond_wait(&s->dcond, &s->dlock);
+	s->ddone = 0;
+	s->dqueued = 0;
+	pthread_mutex_unlock(&s->dlock);
+	for (i = 0; i < n; i++)
+		complete(s, tags[i], job[i] < 0 || s->djob[job[i]].ret ? -EIO :
+			 (int)(req_frames(s, tags[i]) * FRAME_SIZE));
+}
+
+/*
+ * The requests one wait brought, in their order; a run of contiguous
+ * reads goes to the drive as one command, a run of contiguous whole-packet
+ * writes through do_write_run() (a 1 MiB write arrives as one request a
+ * packet).
  */
 static void handle_batch(struct server *s, const uint16_t *tags,
 			 unsigned int n)
@@ -593,8 +777,10 @@ static void handle_batch(struct server *s, const uint16_t *tags,
 		}
 		if (j - i == 1)
 			handle(s, tags[i]);
+		else if (kind == RUN_READ)
+			do_read_run(s, tags + i, j - i);
 		else
-			do_run(s, tags + i, j - i, kind);
+			do_write_run(s, tags + i, j - i);
 		i = j;
 	}
 }
@@ -731,7 +917,7 @@ int server_start(struct server *s, char *why, size_t whylen)
 	s->info.max_io_buf_bytes = s->packet_bytes;
 	s->info.dev_id = (uint32_t)-1;
 	s->info.ublksrv_pid = getpid();
-	s->info.flags = UBLK_F_CMD_IOCTL_ENCODE;
+	s->info.flags = UBLK_F_CMD_IOCTL_ENCODE | UBLK_F_USER_COPY;
 	ret = ctrl_cmd(&s->ctrl, s->ctrl_fd, UBLK_U_CMD_ADD_DEV, (uint32_t)-1,
 		       &s->info, sizeof(s->info), 0);
 	if (ret) {
@@ -741,6 +927,11 @@ int server_start(struct server *s, char *why, size_t whylen)
 	}
 	s->added = true;
 	s->dev_id = s->info.dev_id;
+	/* a driver before 6.5 drops the flag it does not know */
+	if (!(s->info.flags & UBLK_F_USER_COPY)) {
+		why_set(why, whylen, "ublk: the driver has no user copy (Linux 6.5 or later needed)");
+		return -EOPNOTSUPP;
+	}
 
 	shift = ilog2_u32(s->packet_bytes);
 	memset(&params, 0, sizeof(params));
@@ -791,11 +982,19 @@ int server_start(struct server *s, char *why, size_t whylen)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 * 1024);
-	ret = -pthread_create(&s->thread, &attr, io_thread, s);
+	/* one CPU cannot copy and write at the same time */
+	s->pipelined = s->drive_thread < 0 ?
+		       sysconf(_SC_NPROCESSORS_ONLN) > 1 : s->drive_thread;
+	ret = s->pipelined ?
+	      -pthread_create(&s->dthread, &attr, drive_thread, s) : 0;
+	if (!ret) {
+		s->dthread_running = s->pipelined;
+		ret = -pthread_create(&s->thread, &attr, io_thread, s);
+	}
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret) {
-		why_set(why, whylen, "cannot start the I/O thread: %s",
+		why_set(why, whylen, "cannot start the I/O threads: %s",
 			strerror(-ret));
 		return ret;
 	}
@@ -837,6 +1036,7 @@ int server_start(struct server *s, char *why, size_t whylen)
  */
 void server_stop(struct server *s)
 {
+	bool served;
 	int ret;
 
 	if (!s)
@@ -848,10 +1048,23 @@ void server_stop(struct server *s)
 			note("ublk: stopping device %u: %s", s->dev_id,
 			     strerror(-ret));
 	}
+	served = s->thread_running && s->thread_state > 0;
 	if (s->thread_running) {
 		pthread_join(s->thread, NULL);
 		s->thread_running = false;
 	}
+	if (s->dthread_running) {
+		pthread_mutex_lock(&s->dlock);
+		s->dstop = true;
+		pthread_cond_broadcast(&s->dcond);
+		pthread_mutex_unlock(&s->dlock);
+		pthread_join(s->dthread, NULL);
+		s->dthread_running = false;
+	}
+	if (served)
+		note("runs of whole packets: %lu packets in %lu commands, drive thread %s",
+		     s->run_packets, s->run_commands,
+		     s->pipelined ? "on" : "off");
 	s->started = false;
 }
 

@@ -31,6 +31,14 @@
 	_IOWR('u', UBLK_IO_COMMIT_AND_FETCH_REQ, struct ublksrv_io_cmd)
 #endif
 
+/* User copy (Linux 6.5): a request's data is at a file offset of ublkcN. */
+#ifndef UBLK_F_USER_COPY
+#define UBLK_F_USER_COPY	(1ULL << 7)
+#endif
+#ifndef UBLK_TAG_OFF
+#define UBLK_TAG_OFF		25
+#endif
+
 #ifndef UBLK_F_CMD_IOCTL_ENCODE
 #define UBLK_F_CMD_IOCTL_ENCODE	(1ULL << 6)
 #endif

@@ -10,7 +10,10 @@
  * determined, applied to an in-memory copy of the area as they complete.
  * The area read back through the device must equal the model; after
  * teardown, read straight from the sr device, too. The drive rejected no
- * write and wrote only whole packets. A CD-RW, then a DVD+RW.
+ * write and wrote only whole packets. A CD-RW, then a DVD+RW, each with
+ * the daemon's drive thread (-p on: runs of whole packets are written
+ * while the next ones are copied) and without it (-p off), whatever the
+ * number of CPUs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -214,8 +217,40 @@ static const char *find_sr(void)
 	return NULL;
 }
 
+/*
+ * The daemon's account of the runs of whole packets, from its log after
+ * teardown: the drive thread must have run as asked, and in "-p on" have
+ * written some of this test's packets (or the test would not reach it).
+ */
+static void check_runs(const char *mode)
+{
+	FILE *f = fopen("/run/pktublk/" NAME ".log", "r");
+	char line[256], got[8] = "";
+	unsigned long packets = 0, commands = 0;
+	const char *p;
+	bool seen = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		p = strstr(line, "runs of whole packets: ");
+		if (p && sscanf(p, "runs of whole packets: %lu packets in %lu commands, drive thread %7s",
+				&packets, &commands, got) == 3)
+			seen = true;
+	}
+	if (f)
+		fclose(f);
+	if (!seen)
+		fail("the daemon's log has no account of its runs of whole packets");
+	else if (strcmp(got, mode))
+		fail("the drive thread was %s, not %s", got, mode);
+	else if (!strcmp(mode, "on") && !packets)
+		fail("-p on: no run of whole packets reached the drive thread");
+	else
+		ok("drive thread %s: %lu packets of runs in %lu commands", got,
+		   packets, commands);
+}
+
 static void run_profile(unsigned int profile, const char *media,
-			uint32_t packet)
+			uint32_t packet, const char *mode)
 {
 	struct job jobs[WRITERS];
 	pthread_t th[WRITERS];
@@ -228,7 +263,8 @@ static void run_profile(unsigned int profile, const char *media,
 
 	packet_frames = packet;
 	len = (size_t)AREA * FRAME;
-	ktap_printf("== %s, packets of %u frames\n", media, packet);
+	ktap_printf("== %s, packets of %u frames, pktublk -p %s\n", media,
+		    packet, mode);
 	snprintf(cmd, sizeof(cmd),
 		 "insmod " KO " profile=0x%x packet_blocks=%u size_mb=8",
 		 profile, packet);
@@ -242,7 +278,7 @@ static void run_profile(unsigned int profile, const char *media,
 		run("rmmod mmc_rw_emu");
 		return;
 	}
-	snprintf(cmd, sizeof(cmd), "pktublk " NAME " %s", sr);
+	snprintf(cmd, sizeof(cmd), "pktublk -p %s " NAME " %s", mode, sr);
 	if (run(cmd)) {
 		fail("%s", cmd);
 		run("cat /run/pktublk/" NAME ".log; rmmod mmc_rw_emu");
@@ -311,10 +347,13 @@ static void run_profile(unsigned int profile, const char *media,
 	else
 		ok("every write a whole aligned packet, none rejected");
 out:
-	if (run("pktublk -d " NAME))
+	if (run("pktublk -d " NAME)) {
 		fail("pktublk -d " NAME);
-	else if (model)
-		compare(sr, "after teardown, straight from the sr device");
+	} else {
+		check_runs(mode);
+		if (model)
+			compare(sr, "after teardown, straight from the sr device");
+	}
 	if (run("rmmod mmc_rw_emu"))
 		fail("rmmod mmc_rw_emu");
 	for (i = 0; i < WRITERS; i++)
@@ -332,7 +371,9 @@ int main(void)
 		skip("pktublk is not in the initramfs");
 	if (access("/dev/ublk-control", F_OK))
 		skip("no /dev/ublk-control: kernel without CONFIG_BLK_DEV_UBLK");
-	run_profile(0xa, "CD-RW", 32);
-	run_profile(0x1a, "DVD+RW", 16);
+	run_profile(0xa, "CD-RW", 32, "on");
+	run_profile(0xa, "CD-RW", 32, "off");
+	run_profile(0x1a, "DVD+RW", 16, "on");
+	run_profile(0x1a, "DVD+RW", 16, "off");
 	return failed;
 }

@@ -7,7 +7,9 @@
 # on a CD-RW and on a DVD+RW:
 #  - a medium error on a whole-packet write and on a gathered partial
 #    one: the writer gets EIO, and neither the disc nor a read through
-#    the device shows the data the drive did not take;
+#    the device shows the data the drive did not take; the same for
+#    the first packet of a run of four, which the daemon's drive thread
+#    writes (-p on) while it copies the next ones;
 #  - a unit attention: the command is sent again and the write succeeds;
 #  - a write slower than the daemon's timeout (-t 7: SG_IO raises any
 #    timeout to at least 7 s, BLK_MIN_SG_TIMEOUT): the SCSI layer
@@ -73,8 +75,8 @@ faults_once() {
 	echo "== $M, packets of $P frames"
 	mre_load profile="$1" packet_blocks=$P size_mb=8 || { fail "$M: mmc_rw_emu did not load"; return; }
 	[ -e $FAULTS ] || { fail "$M: the emulator has no $FAULTS"; rmmod mmc_rw_emu; return; }
-	if out=$(pktublk -t 7 $NAME "$MRE_SR" 2>&1); then
-		ok "$M: pktublk -t 7 $NAME $MRE_SR: $out"
+	if out=$(pktublk -t 7 -p on $NAME "$MRE_SR" 2>&1); then
+		ok "$M: pktublk -t 7 -p on $NAME $MRE_SR: $out"
 	else
 		fail "$M: pktublk $NAME $MRE_SR: $out"
 		rmmod mmc_rw_emu
@@ -92,6 +94,20 @@ faults_once() {
 	fi
 	[ $(($(mre_stat writes_failed) - f0)) -eq 1 ] || fail "$M: the drive failed $(($(mre_stat writes_failed) - f0)) writes, not 1"
 	not_there "medium error, whole packet" A $((4 * PB)) $PB
+
+	# A medium error on the first packet of a run of four, which the
+	# drive thread writes (-p on) while the others are being copied.
+	pattern F $((4 * PB))
+	f0=$(mre_stat writes_failed)
+	echo "write_error 1" >$FAULTS
+	if dd if=/tmp/pat.F of=$PKT bs=$((4 * PB)) seek=3 count=1 oflag=direct conv=notrunc 2>/tmp/dd.err; then
+		fail "$M: a run of four packets with a medium error succeeded"
+	else
+		writer_got_eio "a run of four packets with a medium error"
+	fi
+	[ $(($(mre_stat writes_failed) - f0)) -eq 1 ] || fail "$M: the drive failed $(($(mre_stat writes_failed) - f0)) writes, not 1"
+	head -c $PB /tmp/pat.F >/tmp/pat.G
+	not_there "medium error, first packet of a run" G $((12 * PB)) $PB
 
 	# A medium error on a gathered partial packet (read-modify-write).
 	pattern B 2048

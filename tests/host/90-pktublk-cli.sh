@@ -46,6 +46,7 @@ refuse 'is not a valid name' -d a/b
 refuse 'x is not set up' -d x
 refuse 'takes no other argument' -s x
 refuse 'must be a number' -w abc x /dev/null
+refuse 'is auto, on or off' -p fast x /dev/null
 INNER
 cat "$scratch/out"
 ok "every refusal: one line, exit 1, nothing left in /run/pktublk"
