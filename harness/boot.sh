@@ -21,11 +21,13 @@
 #                  shut down, plus every guest test's own timeout)
 #   --accel A      kvm or tcg instead of probing
 #   --append ARGS  more kernel command line (kmemleak=on)
+#   --smp N        virtual CPUs (default 1; make bench's pktcdvd guest
+#                  uses the host's two cores)
 #   --help         this text
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-guest= logs= timeout= accel= kdir= append=
+guest= logs= timeout= accel= kdir= append= smp=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--guest) guest=${2:?--guest needs a directory}; shift ;;
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?--timeout needs seconds}; shift ;;
 	--accel) accel=${2:?--accel needs kvm or tcg}; shift ;;
 	--append) append=${2:?--append needs arguments}; shift ;;
+	--smp) smp=${2:?--smp needs a number of CPUs}; shift ;;
 	--help | -h) usage_from_header; exit 0 ;;
 	-*) die "boot.sh: unknown option $1 (see --help)" ;;
 	*) [ -z "$kdir" ] || die "boot.sh: one kernel, not '$kdir' and '$1'"; kdir=$(kernel_dir "$1") ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kdir" ] || die "boot.sh: which kernel? (see --help)"
 case $accel in "" | kvm | tcg) ;; *) die "boot.sh: --accel is kvm or tcg, not '$accel'" ;; esac
+case $smp in [1-9] | [1-9][0-9]) ;; *) die "boot.sh: --smp is a number of CPUs (1-99), not '$smp'" ;; esac
 [ "$(manifest "$kdir" result)" = ok ] || die "the kernel in $kdir did not build; nothing to boot"
 ARCH=$(manifest "$kdir" arch)
 KERNEL=$(manifest "$kdir" image)
@@ -200,7 +204,7 @@ boot_once() {
 	info "boot: QEMU $ARCH ($accel), timeout ${timeout}s, console in $CONSOLE"
 	start=$(date +%s.%N)
 	timeout -s KILL "$timeout" "$qemu_bin" \
-		-accel "$accel" -smp 1 \
+		-accel "$accel" -smp "$smp" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$KERNEL" -initrd "$guest/initramfs.cpio.gz" \
 		"${args[@]}" \
