@@ -273,6 +273,33 @@ struct lacc {			/* one thread's findings */
 	int file, header;
 };
 
+/*
+ * The bool parameters a declaration or definition of id shows, and where
+ * to report them: every site's bits together, at the first definition
+ * (in file order), or the first declaration when there is none. The join
+ * of the workers takes the least site too, so that the finding does not
+ * depend on which worker read which file.
+ */
+static int site_before(int def, int file, int line, int bdef, int bfile,
+		       int bline)
+{
+	if (def != bdef)
+		return def > bdef;
+	return file < bfile || (file == bfile && line < bline);
+}
+
+static void note_boolp(struct lacc *a, int id, unsigned int bits, int line,
+		       int def)
+{
+	if (!a->boolp[id] || site_before(def, a->file, line, a->bdef[id],
+					 a->bfile[id], a->bline[id])) {
+		a->bfile[id] = a->file;
+		a->bline[id] = line;
+		a->bdef[id] = def;
+	}
+	a->boolp[id] |= bits;
+}
+
 static void left_cb(struct ctok *t, int id)
 {
 	struct lacc *a = t->arg;
@@ -302,22 +329,14 @@ static void left_cb(struct ctok *t, int id)
 		struct site s = { id, o.kind, a->file, t->line };
 
 		vpush(a->sites, s);
-		if (o.boolp && (o.kind == LK_PROTO || o.kind == LK_INLINE) &&
-		    !a->bdef[id]) {
-			a->boolp[id] |= o.boolp;
-			a->bfile[id] = a->file;
-			a->bline[id] = t->line;
-		}
+		if (o.boolp && (o.kind == LK_PROTO || o.kind == LK_INLINE))
+			note_boolp(a, id, o.boolp, t->line, 0);
 		break;
 	}
 	case OCC_DEF:
 		a->use[id] = 1;
-		if (o.boolp && !a->bdef[id]) {
-			a->boolp[id] |= o.boolp;
-			a->bfile[id] = a->file;
-			a->bline[id] = t->line;
-			a->bdef[id] = 1;
-		}
+		if (o.boolp)
+			note_boolp(a, id, o.boolp, t->line, 1);
 		break;
 	case OCC_CALL:
 		a->use[id] = 1;
@@ -550,13 +569,22 @@ static void narrow(struct lctx *c, struct ljob *j)
 		for (i = 0; i < a->sites.n; i++)
 			keep[a->sites.v[i].id] = 1;
 	}
-	for (k = 0; k < j->nacc; k++) {
-		const struct lacc *a = &j->acc[k];
+	/* on what all workers saw together, not on what one of them did */
+	for (i = 0; i < n; i++) {
+		unsigned char use = 0, boolp = 0, af = 0;
+		int calls = 0;
 
-		for (i = 0; i < n; i++)
-			if (a->use[i] && !(a->boolp[i] && c->rm_nonfalse[i] &&
-					   !(a->ncalls[i] && !a->af[i])))
-				keep[i] |= 2;
+		for (k = 0; k < j->nacc; k++) {
+			const struct lacc *a = &j->acc[k];
+
+			use |= a->use[i];
+			boolp |= a->boolp[i];
+			if (a->ncalls[i])
+				af = calls ? af & a->af[i] : a->af[i];
+			calls += a->ncalls[i];
+		}
+		if (use && !(boolp && c->rm_nonfalse[i] && !(calls && !af)))
+			keep[i] |= 2;
 	}
 	c->map = xmalloc((n + 1) * sizeof(int));
 	for (i = 0; i < n; i++) {
@@ -740,12 +768,15 @@ void leftover_code(struct lctx *c)
 			if (a->ncalls[i])
 				af[i] = ncalls[i] ? af[i] & a->af[i] : a->af[i];
 			ncalls[i] += a->ncalls[i];
-			if (a->boolp[i] && (!boolp[i] || (a->bdef[i] && !bdef[i]))) {
-				boolp[i] = a->boolp[i];
+			if (a->boolp[i] &&
+			    (!boolp[i] || site_before(a->bdef[i], a->bfile[i],
+						      a->bline[i], bdef[i],
+						      bfile[i], bline[i]))) {
 				bfile[i] = a->bfile[i];
 				bline[i] = a->bline[i];
 				bdef[i] = a->bdef[i];
 			}
+			boolp[i] |= a->boolp[i];
 		}
 	}
 	c->gone_ident = xcalloc(n + 1, 1);

@@ -328,6 +328,34 @@ hasnot "$LD" "the first call in a function returning an enum is a use" '"name":"
 has "$LD" "bool parameter every remaining caller passes as false" \
 	'"kind":"constant-parameter"' '"file":"drivers/core.c","line":17,' '"name":"do_thing"' 'parameter 2'
 hasnot "$LD" "bool parameter a remaining caller passes a variable: kept" '"name":"do_other"'
+# The prototype and a header's caller (false) far apart in the file order,
+# with slow files between, so that different workers read them (32 files
+# a turn), and a caller in a .c file that passes true: one worker's view
+# (a use, no bool parameter) must not close the name before the .c files
+# are read. Whether the two land with different workers depends on
+# timing: chopblock before the fix failed this in 9 of 10 runs.
+S=$tmp/spread-tree
+rm -rf "$S"
+cp -r "$L" "$S"
+echo 'int spread_flag(int n, bool on);' >"$S/include/linux/spread.h"
+for i in $(seq -w 1 70); do
+	{
+		echo "#define SPREAD_FILL_$i $i"
+		awk 'BEGIN { for (i = 0; i < 3000; i++) print "/* padding, so that a worker takes a while over each file */" }'
+	} >"$S/include/linux/spread_fill_$i.h"
+done
+printf '%s\n' '#include <linux/spread.h>' \
+	'static inline int spread_off(void) { return spread_flag(0, false); }' \
+	>"$S/include/linux/spreaduse.h"
+printf '%s\n' '#include <linux/spread.h>' \
+	'int spread_flag(int n, bool on) { return on ? n : 0; }' \
+	'int spread_on(void) { return spread_flag(1, true); }' >"$S/drivers/spread.c"
+printf '%s\n' '#include <linux/spread.h>' \
+	'int aa_spread(void) { return spread_flag(3, true); }' >"$S/arch/aa/kernel/spread.c"
+status 0 "dead on the leftover tree with a bool parameter spread over workers" \
+	"$cb" dead --tree "$S" --remove-arch aa --json
+hasnot "$tmp/out" "bool parameter a .c file passes true, read after the headers: kept" \
+	'"kind":"constant-parameter"' '"name":"spread_flag"'
 has "$LD" "an #ifdef of a removed symbol is a constant conditional" \
 	'"kind":"conditional"' '"text":"#ifdef CONFIG_AA_WIDGET"' '"becomes":"false"'
 # (c) documentation
