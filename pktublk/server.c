@@ -334,6 +334,8 @@ static void complete(struct server *s, uint16_t tag, int result)
 }
 
 /* Where the data of request TAG is, for pread() and pwrite() (queue 0). */
+_Static_assert(sizeof(off_t) == 8, "ublk data offsets need a 64-bit off_t");
+
 static off_t data_pos(uint16_t tag)
 {
 	return UBLKSRV_IO_BUF_OFFSET + ((off_t)tag << UBLK_TAG_OFF);
