@@ -80,7 +80,6 @@ struct server {
 	struct drive *d;
 	unsigned int qd;
 	unsigned int gather_us;
-	int drive_thread;		/* as in server_opts */
 	uint32_t packet;		/* frames */
 	size_t packet_bytes;
 
@@ -248,7 +247,9 @@ int server_create(struct server **sp, struct drive *d,
 	s->d = d;
 	s->qd = o->queue_depth;
 	s->gather_us = o->gather_us;
-	s->drive_thread = o->drive_thread;
+	/* one CPU cannot copy and write at the same time */
+	s->pipelined = o->drive_thread < 0 ?
+		       sysconf(_SC_NPROCESSORS_ONLN) > 1 : o->drive_thread;
 	s->packet = d->packet;
 	s->packet_bytes = (size_t)d->packet * FRAME_SIZE;
 	s->ctrl_fd = -1;
@@ -333,6 +334,15 @@ static void complete(struct server *s, uint16_t tag, int result)
 	queue_io_cmd(s, UBLK_U_IO_COMMIT_AND_FETCH_REQ, tag, result);
 }
 
+/* A command the drive refused, with its sense data, in the log. */
+static void drive_failed(const struct server *s, const char *what,
+			 uint32_t frames, uint32_t lba, int ret)
+{
+	note("%s of %u frames at %u failed (%d, sense %x/%02x/%02x)", what,
+	     frames, lba, ret, s->d->last.key, s->d->last.asc,
+	     s->d->last.ascq);
+}
+
 /* Where the data of request TAG is, for pread() and pwrite() (queue 0). */
 _Static_assert(sizeof(off_t) == 8, "ublk data offsets need a 64-bit off_t");
 
@@ -341,11 +351,10 @@ static off_t data_pos(uint16_t tag)
 	return UBLKSRV_IO_BUF_OFFSET + ((off_t)tag << UBLK_TAG_OFF);
 }
 
-/* A write's data, copied out of its request. */
-static int fetch_data(struct server *s, uint16_t tag, uint8_t *dst,
-		      size_t len)
+/* A write's data, copied out of its request into its buffer. */
+static int fetch_data(struct server *s, uint16_t tag, size_t len)
 {
-	ssize_t n = pread(s->cdev_fd, dst, len, data_pos(tag));
+	ssize_t n = pread(s->cdev_fd, s->bufs[tag], len, data_pos(tag));
 
 	if (n == (ssize_t)len)
 		return 0;
@@ -354,7 +363,7 @@ static int fetch_data(struct server *s, uint16_t tag, uint8_t *dst,
 	return -EIO;
 }
 
-/* A read's data, copied into its request. */
+/* A read's data, copied from its buffer into its request. */
 static int give_data(struct server *s, uint16_t tag, size_t len)
 {
 	ssize_t n = pwrite(s->cdev_fd, s->bufs[tag], len, data_pos(tag));
@@ -394,9 +403,8 @@ static void write_pending(struct server *s, struct pending *p)
 	if (p->covered_count < s->packet) {
 		ret = mmc_read(s->d, lba, s->packet, s->scratch);
 		if (ret)
-			note("packet at %u: reading its unwritten frames failed (%d, sense %x/%02x/%02x)",
-			     lba, ret, s->d->last.key, s->d->last.asc,
-			     s->d->last.ascq);
+			drive_failed(s, "read of a packet's unwritten frames",
+				     s->packet, lba, ret);
 		for (i = 0; !ret && i < s->packet; i++)
 			if (!test_frame(p->covered, i))
 				memcpy(p->buf + (size_t)i * FRAME_SIZE,
@@ -406,9 +414,7 @@ static void write_pending(struct server *s, struct pending *p)
 	if (!ret) {
 		ret = mmc_write(s->d, lba, s->packet, p->buf);
 		if (ret)
-			note("packet at %u: write failed (%d, sense %x/%02x/%02x)",
-			     lba, ret, s->d->last.key, s->d->last.asc,
-			     s->d->last.ascq);
+			drive_failed(s, "write", s->packet, lba, ret);
 	}
 	for (i = 0; i < p->nwait; i++)
 		complete(s, p->tags[i], ret ? -EIO : s->results[p->tags[i]]);
@@ -469,16 +475,14 @@ static void do_write(struct server *s, uint16_t tag, uint32_t lba,
 	struct pending *p = find_pending(s, packet);
 	int ret;
 
-	if (fetch_data(s, tag, s->bufs[tag], (size_t)frames * FRAME_SIZE)) {
+	if (fetch_data(s, tag, (size_t)frames * FRAME_SIZE)) {
 		complete(s, tag, -EIO);
 		return;
 	}
 	if (!p && !off && frames == s->packet) {
 		ret = mmc_write(s->d, lba, frames, s->bufs[tag]);
 		if (ret)
-			note("packet at %u: write failed (%d, sense %x/%02x/%02x)",
-			     lba, ret, s->d->last.key, s->d->last.asc,
-			     s->d->last.ascq);
+			drive_failed(s, "write", frames, lba, ret);
 		complete(s, tag, ret ? -EIO : (int)(frames * FRAME_SIZE));
 		return;
 	}
@@ -520,9 +524,7 @@ static void do_read(struct server *s, uint16_t tag, uint32_t lba,
 
 	ret = mmc_read(s->d, lba, frames, s->bufs[tag]);
 	if (ret) {
-		note("read of %u frames at %u failed (%d, sense %x/%02x/%02x)",
-		     frames, lba, ret, s->d->last.key, s->d->last.asc,
-		     s->d->last.ascq);
+		drive_failed(s, "read", frames, lba, ret);
 		complete(s, tag, -EIO);
 		return;
 	}
@@ -624,9 +626,7 @@ static void do_read_run(struct server *s, const uint16_t *tags,
 	}
 	ret = mmc_readv(s->d, lba, frames, iov, n);
 	if (ret)
-		note("read of %u frames at %u failed (%d, sense %x/%02x/%02x)",
-		     frames, lba, ret, s->d->last.key, s->d->last.asc,
-		     s->d->last.ascq);
+		drive_failed(s, "read", frames, lba, ret);
 	for (i = 0; i < n; i++) {
 		len = (size_t)req_frames(s, tags[i]) * FRAME_SIZE;
 		if (!ret) {
@@ -664,9 +664,7 @@ static unsigned int write_jobs(struct server *s, unsigned int first,
 	}
 	ret = mmc_writev(s->d, lba, frames, iov, n);
 	if (ret)
-		note("write of %u frames at %u failed (%d, sense %x/%02x/%02x)",
-		     frames, lba, ret, s->d->last.key, s->d->last.asc,
-		     s->d->last.ascq);
+		drive_failed(s, "write", frames, lba, ret);
 	for (i = 0; i < n; i++)
 		s->djob[first + i].ret = ret;
 	s->run_packets += n;
@@ -722,7 +720,7 @@ static void do_write_run(struct server *s, const uint16_t *tags,
 	for (i = 0; i < n; i++) {
 		len = (size_t)req_frames(s, tags[i]) * FRAME_SIZE;
 		job[i] = -1;
-		if (fetch_data(s, tags[i], s->bufs[tags[i]], len))
+		if (fetch_data(s, tags[i], len))
 			continue;
 		pthread_mutex_lock(&s->dlock);
 		job[i] = s->dqueued;
@@ -984,9 +982,6 @@ int server_start(struct server *s, char *why, size_t whylen)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 * 1024);
-	/* one CPU cannot copy and write at the same time */
-	s->pipelined = s->drive_thread < 0 ?
-		       sysconf(_SC_NPROCESSORS_ONLN) > 1 : s->drive_thread;
 	ret = s->pipelined ?
 	      -pthread_create(&s->dthread, &attr, drive_thread, s) : 0;
 	if (!ret) {
