@@ -288,16 +288,28 @@ static int site_before(int def, int file, int line, int bdef, int bfile,
 	return file < bfile || (file == bfile && line < bline);
 }
 
-static void note_boolp(struct lacc *a, int id, unsigned int bits, int line,
-		       int def)
+static void note_boolp(struct lacc *a, int id, unsigned int bits, int def,
+		       int file, int line)
 {
-	if (!a->boolp[id] || site_before(def, a->file, line, a->bdef[id],
+	if (!a->boolp[id] || site_before(def, file, line, a->bdef[id],
 					 a->bfile[id], a->bline[id])) {
-		a->bfile[id] = a->file;
+		a->bfile[id] = file;
 		a->bline[id] = line;
 		a->bdef[id] = def;
 	}
 	a->boolp[id] |= bits;
+}
+
+/*
+ * Calls joined: the AND of the false-argument masks over those that saw
+ * calls, and their count.
+ */
+static void join_calls(unsigned char *af, int *calls, unsigned char more_af,
+		       int more_calls)
+{
+	if (more_calls)
+		*af = *calls ? *af & more_af : more_af;
+	*calls += more_calls;
 }
 
 static void left_cb(struct ctok *t, int id)
@@ -330,13 +342,13 @@ static void left_cb(struct ctok *t, int id)
 
 		vpush(a->sites, s);
 		if (o.boolp && (o.kind == LK_PROTO || o.kind == LK_INLINE))
-			note_boolp(a, id, o.boolp, t->line, 0);
+			note_boolp(a, id, o.boolp, 0, a->file, t->line);
 		break;
 	}
 	case OCC_DEF:
 		a->use[id] = 1;
 		if (o.boolp)
-			note_boolp(a, id, o.boolp, t->line, 1);
+			note_boolp(a, id, o.boolp, 1, a->file, t->line);
 		break;
 	case OCC_CALL:
 		a->use[id] = 1;
@@ -579,9 +591,7 @@ static void narrow(struct lctx *c, struct ljob *j)
 
 			use |= a->use[i];
 			boolp |= a->boolp[i];
-			if (a->ncalls[i])
-				af = calls ? af & a->af[i] : a->af[i];
-			calls += a->ncalls[i];
+			join_calls(&af, &calls, a->af[i], a->ncalls[i]);
 		}
 		if (use && !(boolp && c->rm_nonfalse[i] && !(calls && !af)))
 			keep[i] |= 2;
@@ -659,7 +669,7 @@ void leftover_code(struct lctx *c)
 	struct ljob j = { .c = c };
 	int i, k, n;
 	unsigned char *use, *any, *af, *boolp;
-	int *ncalls, *bfile, *bline, *bdef;
+	int *ncalls, *bfile, *bline;
 	struct rmscan rs = { .c = c };
 	struct ctok t = { 0 };
 	unsigned char *first;
@@ -758,25 +768,17 @@ void leftover_code(struct lctx *c)
 	ncalls = j.acc[0].ncalls;
 	bfile = j.acc[0].bfile;
 	bline = j.acc[0].bline;
-	bdef = j.acc[0].bdef;
 	for (k = 1; k < j.nacc; k++) {
 		struct lacc *a = &j.acc[k];
 
 		for (i = 0; i < n; i++) {
 			use[i] |= a->use[i];
 			any[i] |= a->any[i];
-			if (a->ncalls[i])
-				af[i] = ncalls[i] ? af[i] & a->af[i] : a->af[i];
-			ncalls[i] += a->ncalls[i];
-			if (a->boolp[i] &&
-			    (!boolp[i] || site_before(a->bdef[i], a->bfile[i],
-						      a->bline[i], bdef[i],
-						      bfile[i], bline[i]))) {
-				bfile[i] = a->bfile[i];
-				bline[i] = a->bline[i];
-				bdef[i] = a->bdef[i];
-			}
-			boolp[i] |= a->boolp[i];
+			join_calls(&af[i], &ncalls[i], a->af[i], a->ncalls[i]);
+			/* into the first worker's (boolp, bfile, ... above) */
+			if (a->boolp[i])
+				note_boolp(&j.acc[0], i, a->boolp[i], a->bdef[i],
+					   a->bfile[i], a->bline[i]);
 		}
 	}
 	c->gone_ident = xcalloc(n + 1, 1);
