@@ -351,27 +351,22 @@ static off_t data_pos(uint16_t tag)
 	return UBLKSRV_IO_BUF_OFFSET + ((off_t)tag << UBLK_TAG_OFF);
 }
 
-/* A write's data, copied out of its request into its buffer. */
-static int fetch_data(struct server *s, uint16_t tag, size_t len)
+/*
+ * The data of request TAG between the request and its buffer: a write's
+ * out of the request (pread), a read's into it (pwrite).
+ */
+static int copy_data(struct server *s, uint16_t tag, size_t len,
+		     bool into_request)
 {
-	ssize_t n = pread(s->cdev_fd, s->bufs[tag], len, data_pos(tag));
+	ssize_t n = into_request ?
+		    pwrite(s->cdev_fd, s->bufs[tag], len, data_pos(tag)) :
+		    pread(s->cdev_fd, s->bufs[tag], len, data_pos(tag));
 
 	if (n == (ssize_t)len)
 		return 0;
-	note("tag %u: copying the write's data failed: %s", tag,
-	     n < 0 ? strerror(errno) : "short read");
-	return -EIO;
-}
-
-/* A read's data, copied from its buffer into its request. */
-static int give_data(struct server *s, uint16_t tag, size_t len)
-{
-	ssize_t n = pwrite(s->cdev_fd, s->bufs[tag], len, data_pos(tag));
-
-	if (n == (ssize_t)len)
-		return 0;
-	note("tag %u: copying the read's data failed: %s", tag,
-	     n < 0 ? strerror(errno) : "short write");
+	note("tag %u: copying the %s's data failed: %s", tag,
+	     into_request ? "read" : "write",
+	     n < 0 ? strerror(errno) : "short copy");
 	return -EIO;
 }
 
@@ -475,7 +470,7 @@ static void do_write(struct server *s, uint16_t tag, uint32_t lba,
 	struct pending *p = find_pending(s, packet);
 	int ret;
 
-	if (fetch_data(s, tag, (size_t)frames * FRAME_SIZE)) {
+	if (copy_data(s, tag, (size_t)frames * FRAME_SIZE, false)) {
 		complete(s, tag, -EIO);
 		return;
 	}
@@ -529,7 +524,7 @@ static void do_read(struct server *s, uint16_t tag, uint32_t lba,
 		return;
 	}
 	overlay_pending(s, tag, lba, frames);
-	ret = give_data(s, tag, (size_t)frames * FRAME_SIZE);
+	ret = copy_data(s, tag, (size_t)frames * FRAME_SIZE, true);
 	complete(s, tag, ret ? -EIO : (int)(frames * FRAME_SIZE));
 }
 
@@ -632,7 +627,7 @@ static void do_read_run(struct server *s, const uint16_t *tags,
 		if (!ret) {
 			overlay_pending(s, tags[i], req_lba(s, tags[i]),
 					req_frames(s, tags[i]));
-			if (give_data(s, tags[i], len)) {
+			if (copy_data(s, tags[i], len, true)) {
 				complete(s, tags[i], -EIO);
 				continue;
 			}
@@ -720,7 +715,7 @@ static void do_write_run(struct server *s, const uint16_t *tags,
 	for (i = 0; i < n; i++) {
 		len = (size_t)req_frames(s, tags[i]) * FRAME_SIZE;
 		job[i] = -1;
-		if (fetch_data(s, tags[i], len))
+		if (copy_data(s, tags[i], len, false))
 			continue;
 		pthread_mutex_lock(&s->dlock);
 		job[i] = s->dqueued;
